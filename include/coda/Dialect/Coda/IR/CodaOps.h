@@ -1,0 +1,21 @@
+//===- CodaOps.h - coda operation declarations ------------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CODA_DIALECT_CODA_IR_CODAOPS_H
+#define CODA_DIALECT_CODA_IR_CODAOPS_H
+
+#include "coda/Dialect/Coda/IR/CodaDialect.h"
+#include "coda/Dialect/Coda/IR/CodaTraits.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "coda/Dialect/Coda/IR/CodaOps.h.inc"
+
+#endif // CODA_DIALECT_CODA_IR_CODAOPS_H

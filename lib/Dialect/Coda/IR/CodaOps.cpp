@@ -1,0 +1,504 @@
+//===- CodaOps.cpp - coda operation verifiers -----------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Every check carries the label of the constraint it enforces, as listed in
+// the op's description in CodaOps.td and exercised in test/Dialect/Coda.
+//
+//===----------------------------------------------------------------------===//
+
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::coda;
+
+//===----------------------------------------------------------------------===//
+// Shape helpers
+//===----------------------------------------------------------------------===//
+
+static RankedTensorType tensorType(Value value) {
+  return cast<RankedTensorType>(value.getType());
+}
+
+/// Returns true when both sizes are static and differ.
+static bool isStaticMismatch(int64_t a, int64_t b) {
+  return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
+}
+
+/// Prints a dimension size the way the tensor type does: `?` when dynamic.
+static std::string dimString(int64_t size) {
+  return ShapedType::isDynamic(size) ? std::string("?") : std::to_string(size);
+}
+
+static int64_t elementBytes(Type type) {
+  return getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8;
+}
+
+/// Checks that `value` has `rows` rows when both counts are static.
+static LogicalResult verifyRows(Operation *op, Value value, StringRef name,
+                                int64_t rows, StringRef rowSource) {
+  int64_t actual = tensorType(value).getDimSize(0);
+  if (isStaticMismatch(actual, rows))
+    return op->emitOpError() << name << " has " << actual << " rows but "
+                             << rowSource << " has " << rows;
+  return success();
+}
+
+/// Checks that the result has exactly the shape and element type of `value`.
+static LogicalResult verifyResultMatches(Operation *op, Value value,
+                                         StringRef name) {
+  auto expected = tensorType(value);
+  auto actual = tensorType(op->getResult(0));
+  if (expected.getElementType() != actual.getElementType())
+    return op->emitOpError("result element type ")
+           << actual.getElementType() << " differs from " << name << "'s "
+           << expected.getElementType();
+  if (expected.getDimSize(1) != actual.getDimSize(1) ||
+      isStaticMismatch(expected.getDimSize(0), actual.getDimSize(0)))
+    return op->emitOpError("result shape ")
+           << dimString(actual.getDimSize(0)) << "x" << actual.getDimSize(1)
+           << " differs from " << name << "'s "
+           << dimString(expected.getDimSize(0)) << "x"
+           << expected.getDimSize(1);
+  return success();
+}
+
+/// Checks that `value` has the element type of `reference`.
+static LogicalResult verifySameElementType(Operation *op, Value value,
+                                           StringRef name, Value reference,
+                                           StringRef referenceName) {
+  Type actual = tensorType(value).getElementType();
+  Type expected = tensorType(reference).getElementType();
+  if (actual != expected)
+    return op->emitOpError() << name << " has element type " << actual
+                             << " but " << referenceName << " has " << expected;
+  return success();
+}
+
+/// Checks that a per-feature vector has `size` elements.
+static LogicalResult verifyVectorSize(Operation *op, Value vector,
+                                      StringRef name, int64_t size) {
+  int64_t actual = tensorType(vector).getDimSize(0);
+  if (actual != size)
+    return op->emitOpError() << name << " has " << dimString(actual)
+                             << " elements but the rows have " << size
+                             << " features";
+  return success();
+}
+
+/// Checks that a row of `size` elements of `type` meets TMA's 16-byte stride
+/// rule.
+static LogicalResult verifyTmaRowStride(Operation *op, StringRef what,
+                                        int64_t size, Type type) {
+  int64_t bytes = elementBytes(type);
+  if ((size * bytes) % 16 == 0)
+    return success();
+  return op->emitOpError() << what << " = " << size << " gives rows of "
+                           << size * bytes << " bytes in "
+                           << getElementTypeOrSelf(type)
+                           << "; TMA needs a multiple of 16 bytes (" << what
+                           << " a multiple of " << 16 / bytes << ")";
+}
+
+static LogicalResult verifyEpsilon(Operation *op, APFloat epsilon) {
+  if (!epsilon.isFinite() || epsilon.isNegative())
+    return op->emitOpError("epsilon must be finite and not negative, got ")
+           << epsilon.convertToFloat();
+  return success();
+}
+
+LogicalResult mlir::coda::detail::verifyStaticFeatureSizes(Operation *op) {
+  auto check = [&](Value value, StringRef kind,
+                   unsigned index) -> LogicalResult {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type)
+      return success();
+    for (int64_t dim = 1; dim < type.getRank(); ++dim)
+      if (type.isDynamicDim(dim))
+        return op->emitOpError() << kind << " #" << index << " has type "
+                                 << type << " with a dynamic size in dimension "
+                                 << dim << "; only the row count may be dynamic";
+    return success();
+  };
+  for (auto [index, value] : llvm::enumerate(op->getOperands()))
+    if (failed(check(value, "operand", index)))
+      return failure();
+  for (auto [index, value] : llvm::enumerate(op->getResults()))
+    if (failed(check(value, "result", index)))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LinearOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LinearOp::verify() {
+  auto xType = tensorType(getX());
+  auto wType = tensorType(getW());
+  auto resultType = tensorType(getResult());
+  int64_t k = xType.getDimSize(1);
+
+  // linear_c6: the weight is fully static.
+  if (wType.isDynamicDim(0))
+    return emitOpError("weight w must have a static shape, got ") << wType;
+  int64_t n = wType.getDimSize(0);
+
+  // linear_c1: x and w agree on the contraction size.
+  if (wType.getDimSize(1) != k)
+    return emitOpError("contraction size mismatch: x has K = ")
+           << k << " but w has K = " << wType.getDimSize(1);
+
+  // linear_c2: the result is [M, N].
+  if (resultType.getDimSize(1) != n ||
+      isStaticMismatch(resultType.getDimSize(0), xType.getDimSize(0)))
+    return emitOpError("expected result shape ")
+           << dimString(xType.getDimSize(0)) << "x" << n << ", got "
+           << resultType;
+
+  // linear_c3: one bias element per output column.
+  if (Value bias = getBias()) {
+    int64_t biasSize = tensorType(bias).getDimSize(0);
+    if (biasSize != n)
+      return emitOpError("bias has ")
+             << dimString(biasSize) << " elements but the result has " << n
+             << " columns";
+  }
+
+  // linear_c4: one element type for the operands.
+  if (failed(verifySameElementType(*this, getW(), "w", getX(), "x")))
+    return failure();
+  if (getBias() &&
+      failed(verifySameElementType(*this, getBias(), "bias", getX(), "x")))
+    return failure();
+
+  // linear_c5: TMA strides of x, w (K) and the result (N).
+  if (failed(verifyTmaRowStride(*this, "K", k, xType)) ||
+      failed(verifyTmaRowStride(*this, "N", n, resultType)))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MatmulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::verify() {
+  auto aType = tensorType(getA());
+  auto bType = tensorType(getB());
+  auto resultType = tensorType(getResult());
+  int64_t k = aType.getDimSize(1);
+
+  // matmul_c5: b is fully static.
+  if (bType.isDynamicDim(0))
+    return emitOpError("b must have a static shape, got ") << bType;
+  int64_t n = bType.getDimSize(1);
+
+  // matmul_c1: the contraction sizes agree.
+  if (bType.getDimSize(0) != k)
+    return emitOpError("contraction size mismatch: a has K = ")
+           << k << " but b has K = " << bType.getDimSize(0);
+
+  // matmul_c2: the result is [M, N].
+  if (resultType.getDimSize(1) != n ||
+      isStaticMismatch(resultType.getDimSize(0), aType.getDimSize(0)))
+    return emitOpError("expected result shape ")
+           << dimString(aType.getDimSize(0)) << "x" << n << ", got "
+           << resultType;
+
+  // matmul_c3: one element type for the operands.
+  if (failed(verifySameElementType(*this, getB(), "b", getA(), "a")))
+    return failure();
+
+  // matmul_c4: TMA strides of a (K), b and the result (N).
+  if (failed(verifyTmaRowStride(*this, "K", k, aType)) ||
+      failed(verifyTmaRowStride(*this, "N", n, bType)) ||
+      failed(verifyTmaRowStride(*this, "N", n, resultType)))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// RMSNormOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RMSNormOp::verify() {
+  int64_t d = tensorType(getX()).getDimSize(1);
+  // rms_norm_c1, rms_norm_c2, rms_norm_c3, rms_norm_c4.
+  if (failed(verifyVectorSize(*this, getGamma(), "gamma", d)) ||
+      failed(verifyResultMatches(*this, getX(), "x")) ||
+      failed(verifySameElementType(*this, getGamma(), "gamma", getX(), "x")) ||
+      failed(verifyEpsilon(*this, getEpsilon())))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LayerNormOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LayerNormOp::verify() {
+  int64_t d = tensorType(getX()).getDimSize(1);
+  // layer_norm_c1 .. layer_norm_c4.
+  if (failed(verifyVectorSize(*this, getGamma(), "gamma", d)) ||
+      failed(verifyVectorSize(*this, getBeta(), "beta", d)) ||
+      failed(verifyResultMatches(*this, getX(), "x")) ||
+      failed(verifySameElementType(*this, getGamma(), "gamma", getX(), "x")) ||
+      failed(verifySameElementType(*this, getBeta(), "beta", getX(), "x")) ||
+      failed(verifyEpsilon(*this, getEpsilon())))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AddOp, MulOp
+//===----------------------------------------------------------------------===//
+
+/// Verifies `<op>_c1` .. `<op>_c3` of the broadcasting binary ops.
+static LogicalResult verifyBroadcastBinary(Operation *op, Value a, Value b) {
+  auto aType = tensorType(a);
+  auto bType = tensorType(b);
+  int64_t n = aType.getDimSize(1);
+  // <op>_c1: b is [M, N] or [N].
+  if (bType.getRank() == 1) {
+    if (bType.getDimSize(0) != n)
+      return op->emitOpError("broadcast operand b has ")
+             << dimString(bType.getDimSize(0)) << " elements but a has " << n
+             << " columns";
+  } else {
+    if (bType.getDimSize(1) != n)
+      return op->emitOpError("b has ")
+             << bType.getDimSize(1) << " columns but a has " << n;
+    if (failed(verifyRows(op, b, "b", aType.getDimSize(0), "a")))
+      return failure();
+  }
+  // <op>_c2 and <op>_c3.
+  if (failed(verifyResultMatches(op, a, "a")) ||
+      failed(verifySameElementType(op, b, "b", a, "a")))
+    return failure();
+  return success();
+}
+
+LogicalResult AddOp::verify() { return verifyBroadcastBinary(*this, getA(), getB()); }
+LogicalResult MulOp::verify() { return verifyBroadcastBinary(*this, getA(), getB()); }
+
+//===----------------------------------------------------------------------===//
+// ScaleOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ScaleOp::verify() {
+  // scale_c1.
+  if (failed(verifyResultMatches(*this, getX(), "x")))
+    return failure();
+  // scale_c2.
+  if (!getFactor().isFinite())
+    return emitOpError("factor must be finite, got ")
+           << getFactor().convertToFloat();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Activations
+//===----------------------------------------------------------------------===//
+
+// <op>_c1 of every activation: the result has the type of x.
+LogicalResult SiLUOp::verify() { return verifyResultMatches(*this, getX(), "x"); }
+LogicalResult ReLUOp::verify() { return verifyResultMatches(*this, getX(), "x"); }
+LogicalResult SigmoidOp::verify() { return verifyResultMatches(*this, getX(), "x"); }
+LogicalResult TanhOp::verify() { return verifyResultMatches(*this, getX(), "x"); }
+LogicalResult GELUOp::verify() { return verifyResultMatches(*this, getX(), "x"); }
+
+//===----------------------------------------------------------------------===//
+// SwiGLUOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SwiGLUOp::verify() {
+  auto gateType = tensorType(getGate());
+  auto upType = tensorType(getUp());
+  // swiglu_c1: gate and up agree.
+  if (gateType.getDimSize(1) != upType.getDimSize(1))
+    return emitOpError("gate has ")
+           << gateType.getDimSize(1) << " columns but up has "
+           << upType.getDimSize(1);
+  if (failed(verifyRows(*this, getUp(), "up", gateType.getDimSize(0), "gate")) ||
+      failed(verifySameElementType(*this, getUp(), "up", getGate(), "gate")))
+    return failure();
+  // swiglu_c2.
+  return verifyResultMatches(*this, getGate(), "gate");
+}
+
+//===----------------------------------------------------------------------===//
+// RoPEOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RoPEOp::verify() {
+  auto xType = tensorType(getX());
+  int64_t width = xType.getDimSize(1);
+  int64_t headDim = getHeadDim();
+
+  // rope_c1: a positive, even head dimension.
+  if (headDim <= 0 || headDim % 2 != 0)
+    return emitOpError("head_dim must be positive and even, got ") << headDim;
+
+  // rope_c2: whole heads.
+  if (width % headDim != 0)
+    return emitOpError("head_dim = ")
+           << headDim << " does not divide the width " << width << " of x";
+
+  // rope_c3: one angle per pair and row.
+  for (auto [table, name] : {std::pair{getCos(), "cos"}, {getSin(), "sin"}}) {
+    int64_t tableWidth = tensorType(table).getDimSize(1);
+    if (tableWidth != headDim / 2)
+      return emitOpError() << name << " has " << tableWidth
+                           << " columns but head_dim / 2 = " << headDim / 2;
+    if (failed(verifyRows(*this, table, name, xType.getDimSize(0), "x")))
+      return failure();
+  }
+
+  // rope_c4.
+  return verifyResultMatches(*this, getX(), "x");
+}
+
+//===----------------------------------------------------------------------===//
+// SliceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SliceOp::verify() {
+  auto xType = tensorType(getX());
+  auto resultType = tensorType(getResult());
+  int64_t width = xType.getDimSize(1);
+  int64_t offset = getOffset(), size = getSize();
+
+  // slice_c1: the range lies inside x.
+  if (offset < 0 || size <= 0 || offset > width - size)
+    return emitOpError("column range [")
+           << offset << ", " << offset + size << ") is not inside the "
+           << width << " columns of x";
+
+  // slice_c2: the result is [M, size].
+  if (resultType.getDimSize(1) != size ||
+      isStaticMismatch(resultType.getDimSize(0), xType.getDimSize(0)))
+    return emitOpError("expected result shape ")
+           << dimString(xType.getDimSize(0)) << "x" << size << ", got "
+           << resultType;
+  return verifySameElementType(*this, getResult(), "result", getX(), "x");
+}
+
+//===----------------------------------------------------------------------===//
+// ConcatOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConcatOp::verify() {
+  // concat_c1: at least one input.
+  if (getInputs().empty())
+    return emitOpError("needs at least one input");
+
+  // concat_c2: one element type and one row count.
+  Value first = getInputs().front();
+  int64_t rows = tensorType(first).getDimSize(0);
+  int64_t width = 0;
+  for (auto [index, input] : llvm::enumerate(getInputs())) {
+    std::string name = "input #" + std::to_string(index);
+    if (failed(verifySameElementType(*this, input, name, first, "input #0")) ||
+        failed(verifyRows(*this, input, name, rows, "input #0")))
+      return failure();
+    width += tensorType(input).getDimSize(1);
+  }
+
+  // concat_c3: the result spans every input.
+  auto resultType = tensorType(getResult());
+  if (resultType.getDimSize(1) != width ||
+      isStaticMismatch(resultType.getDimSize(0), rows))
+    return emitOpError("expected result shape ")
+           << dimString(rows) << "x" << width << ", got " << resultType;
+  return verifySameElementType(*this, getResult(), "result", first,
+                               "input #0");
+}
+
+//===----------------------------------------------------------------------===//
+// CrossEntropyOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CrossEntropyOp::verify() {
+  auto logitsType = tensorType(getLogits());
+  int64_t rows = logitsType.getDimSize(0);
+
+  // cross_entropy_c1: one target per row.
+  if (failed(verifyRows(*this, getTargets(), "targets", rows, "logits")))
+    return failure();
+
+  // cross_entropy_c2: a scalar, or one loss per row.
+  auto resultType = tensorType(getResult());
+  if (getReduction() == "none") {
+    if (resultType.getRank() != 1 ||
+        isStaticMismatch(resultType.getDimSize(0), rows))
+      return emitOpError("reduction \"none\" expects a result of type "
+                         "tensor<")
+             << dimString(rows) << "xf32>, got " << resultType;
+    return success();
+  }
+  if (resultType.getRank() != 0)
+    return emitOpError("reduction \"")
+           << getReduction() << "\" expects a result of type tensor<f32>, got "
+           << resultType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AttentionOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AttentionOp::verify() {
+  int64_t heads = getNumHeads(), kvHeads = getNumKvHeads();
+  int64_t headDim = getHeadDim(), seqLen = getSeqLen();
+
+  // attention_c1: positive sizes, whole groups of query heads.
+  for (auto [value, name] : {std::pair{heads, "num_heads"},
+                             {kvHeads, "num_kv_heads"},
+                             {headDim, "head_dim"},
+                             {seqLen, "seq_len"}})
+    if (value <= 0)
+      return emitOpError() << name << " must be positive, got " << value;
+  if (heads % kvHeads != 0)
+    return emitOpError("num_kv_heads = ")
+           << kvHeads << " does not divide num_heads = " << heads;
+
+  // attention_c2: operand widths and rows.
+  auto qType = tensorType(getQ());
+  int64_t rows = qType.getDimSize(0);
+  if (qType.getDimSize(1) != heads * headDim)
+    return emitOpError("q has ")
+           << qType.getDimSize(1) << " columns but num_heads * head_dim = "
+           << heads * headDim;
+  for (auto [value, name] : {std::pair{getK(), "k"}, {getV(), "v"}}) {
+    int64_t width = tensorType(value).getDimSize(1);
+    if (width != kvHeads * headDim)
+      return emitOpError() << name << " has " << width
+                           << " columns but num_kv_heads * head_dim = "
+                           << kvHeads * headDim;
+    if (failed(verifyRows(*this, value, name, rows, "q")))
+      return failure();
+    // attention_c3: one element type.
+    if (failed(verifySameElementType(*this, value, name, getQ(), "q")))
+      return failure();
+  }
+  if (failed(verifyResultMatches(*this, getQ(), "q")))
+    return failure();
+
+  // attention_c4: whole sequences.
+  if (!ShapedType::isDynamic(rows) && rows % seqLen != 0)
+    return emitOpError("row count ")
+           << rows << " is not a multiple of seq_len = " << seqLen;
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "coda/Dialect/Coda/IR/CodaOps.cpp.inc"

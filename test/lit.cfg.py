@@ -1,0 +1,28 @@
+# -*- Python -*- lit configuration for the coda regression tests.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "CODA"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.coda_obj_root, "test")
+
+config.substitutions.append(("%coda_src_root", config.coda_src_root))
+config.substitutions.append(
+    ("%examples", os.path.join(config.coda_src_root, "examples"))
+)
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tools = ["coda-opt", "coda-translate"]
+if config.coda_have_fuzzer:
+    config.available_features.add("fuzzer")
+    tools.append("coda-fuzz-parse")
+llvm_config.add_tool_substitutions(tools, [config.coda_tools_dir])
