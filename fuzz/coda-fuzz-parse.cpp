@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 
 using namespace mlir;
 
@@ -42,7 +43,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ScopedDiagnosticHandler silence(&context,
                                   [](Diagnostic &) { return success(); });
 
-  StringRef source(reinterpret_cast<const char *>(data), size);
+  // The lexer expects a NUL after the text, as files read from disk have;
+  // libFuzzer's buffer ends right after the last byte.
+  std::string source(reinterpret_cast<const char *>(data), size);
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(source, ParserConfig(&context));
   if (!module || failed(verify(*module)))

@@ -7,11 +7,13 @@
 #include "coda/Target/Summary/Summary.h"
 
 #include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "coda/Support/Locations.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -23,6 +25,11 @@ struct GemmShape {
   Operation *op;
   int64_t k;
   int64_t n;
+
+  /// Multiply-adds per output row, counted as two operations each.
+  uint64_t flopsPerRow() const {
+    return llvm::SaturatingMultiply(uint64_t(2) * uint64_t(k), uint64_t(n));
+  }
 };
 } // namespace
 
@@ -61,9 +68,9 @@ static void writeFunctionSummary(func::FuncOp func, raw_ostream &os) {
       boundaries.push_back(op);
   });
 
-  os << "function @" << func.getSymName() << ": "
-     << func.getNumArguments() << " arguments, " << func.getNumResults()
-     << " results, " << codaOps << " coda ops\n";
+  os << "function @" << func.getSymName() << ": " << func.getNumArguments()
+     << " arguments, " << func.getNumResults() << " results, " << codaOps
+     << " coda ops\n";
   if (codaOps == 0)
     return;
 
@@ -74,40 +81,45 @@ static void writeFunctionSummary(func::FuncOp func, raw_ostream &os) {
 
   // A fully static argument is a parameter (weights, gamma, bias); one with a
   // dynamic row count is an activation.
-  int64_t parameters = 0, parameterBytes = 0;
+  uint64_t parameters = 0, parameterBytes = 0;
   unsigned parameterArgs = 0;
   for (BlockArgument arg : func.getArguments()) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
-    if (!type || !type.hasStaticShape() || type.getRank() == 0)
+    if (!type || !type.hasStaticShape() || type.getRank() == 0 ||
+        !type.getElementType().isIntOrFloat())
       continue;
     ++parameterArgs;
-    parameters += type.getNumElements();
-    parameterBytes +=
-        type.getNumElements() * type.getElementTypeBitWidth() / 8;
+    uint64_t elements = 1;
+    for (int64_t size : type.getShape())
+      elements = llvm::SaturatingMultiply(elements, uint64_t(size));
+    parameters = llvm::SaturatingAdd(parameters, elements);
+    parameterBytes = llvm::SaturatingAdd(
+        parameterBytes, llvm::SaturatingMultiply(
+                            elements, uint64_t(type.getElementTypeBitWidth())) /
+                            8);
   }
   os << "  parameters: " << parameterArgs << " static tensors, " << parameters
      << " elements, "
      << llvm::format("%.1f", double(parameterBytes) / (1 << 20)) << " MiB\n";
 
-  int64_t flopsPerRow = 0;
+  uint64_t flopsPerRow = 0;
   for (const GemmShape &gemm : gemms)
-    flopsPerRow += 2 * gemm.k * gemm.n;
-  os << "  GEMMs: " << gemms.size() << ", " << flopsPerRow
-     << " FLOP per row\n";
+    flopsPerRow = llvm::SaturatingAdd(flopsPerRow, gemm.flopsPerRow());
+  os << "  GEMMs: " << gemms.size() << ", " << flopsPerRow << " FLOP per row\n";
   for (const GemmShape &gemm : gemms)
     os << "    " << valueName(gemm.op->getResult(0), state) << " = "
        << gemm.op->getName().stripDialect() << " [M x " << gemm.k << "] x ["
-       << gemm.k << " x " << gemm.n << "], " << 2 * gemm.k * gemm.n
-       << " FLOP per row\n";
+       << gemm.k << " x " << gemm.n << "], " << gemm.flopsPerRow()
+       << " FLOP per row" << formatSourceLine(gemm.op->getLoc()) << "\n";
 
-  unsigned outsideGemms =
-      codaOps - gemms.size() - boundaries.size() - opCounts.lookup("slice") -
-      opCounts.lookup("concat");
+  unsigned outsideGemms = codaOps - gemms.size() - boundaries.size() -
+                          opCounts.lookup("slice") - opCounts.lookup("concat");
   os << "  memory-bound ops outside GEMMs: " << outsideGemms << "\n";
   os << "  boundary ops (never fused across): " << boundaries.size() << "\n";
   for (Operation *op : boundaries)
     os << "    " << valueName(op->getResult(0), state) << " = "
-       << op->getName().stripDialect() << "\n";
+       << op->getName().stripDialect() << formatSourceLine(op->getLoc())
+       << "\n";
 }
 
 LogicalResult mlir::coda::writeSummary(ModuleOp module, raw_ostream &os) {

@@ -10,6 +10,7 @@
 #include "coda/Dialect/Coda/IR/CodaOps.h"
 
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SmallVector.h"
 
 using namespace mlir;
@@ -76,9 +77,9 @@ struct MergeAdjacentSlices : public OpRewritePattern<ConcatOp> {
         int64_t size = previous.getSize() + slice.getSize();
         auto type = RankedTensorType::get({previousType.getDimSize(0), size},
                                           previousType.getElementType());
-        inputs.back() = SliceOp::create(rewriter, op.getLoc(), type,
-                                        previous.getX(), previous.getOffset(),
-                                        size);
+        inputs.back() =
+            SliceOp::create(rewriter, op.getLoc(), type, previous.getX(),
+                            previous.getOffset(), size);
         merged = true;
         continue;
       }
@@ -95,4 +96,84 @@ struct MergeAdjacentSlices : public OpRewritePattern<ConcatOp> {
 void ConcatOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                            MLIRContext *context) {
   results.add<MergeAdjacentSlices>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// GemmOp
+//===----------------------------------------------------------------------===//
+
+/// Replaces `gemm` by a GEMM with the inputs and results whose indices are
+/// kept, moving the epilogue over and dropping the arguments and yielded
+/// values of the others.
+static void shrinkGemm(GemmOp gemm, ArrayRef<unsigned> keptInputs,
+                       ArrayRef<unsigned> keptResults,
+                       PatternRewriter &rewriter) {
+  SmallVector<Value> inputs;
+  for (unsigned index : keptInputs)
+    inputs.push_back(gemm.getInputs()[index]);
+  SmallVector<Type> resultTypes;
+  for (unsigned index : keptResults)
+    resultTypes.push_back(gemm.getResult(index).getType());
+
+  auto shrunk =
+      GemmOp::create(rewriter, gemm.getLoc(), resultTypes, gemm.getA(),
+                     gemm.getB(), inputs, gemm.getALayout(), gemm.getBLayout());
+  shrunk->setDiscardableAttrs(gemm->getDiscardableAttrDictionary());
+  rewriter.eraseBlock(&shrunk.getBody());
+  rewriter.inlineRegionBefore(gemm.getEpilogue(), shrunk.getEpilogue(),
+                              shrunk.getEpilogue().end());
+
+  Block &body = shrunk.getBody();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  SmallVector<Value> yielded;
+  for (unsigned index : keptResults)
+    yielded.push_back(yield.getValues()[index]);
+  rewriter.modifyOpInPlace(yield,
+                           [&] { yield.getValuesMutable().assign(yielded); });
+  llvm::BitVector dropped(body.getNumArguments(), true);
+  dropped.reset(0);
+  for (unsigned index : keptInputs)
+    dropped.reset(1 + index);
+  body.eraseArguments(dropped);
+
+  SmallVector<Value> replacements(gemm.getNumResults(), Value());
+  for (auto [position, index] : llvm::enumerate(keptResults))
+    replacements[index] = shrunk.getResult(position);
+  for (auto [index, replacement] : llvm::enumerate(replacements))
+    if (replacement)
+      rewriter.replaceAllUsesWith(gemm.getResult(index), replacement);
+  rewriter.eraseOp(gemm);
+}
+
+namespace {
+/// Drops results nobody reads and inputs the epilogue does not use.
+struct ShrinkGemm : public OpRewritePattern<GemmOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GemmOp gemm,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<unsigned> keptResults, keptInputs;
+    for (OpResult result : gemm.getResults())
+      if (!result.use_empty())
+        keptResults.push_back(result.getResultNumber());
+    for (unsigned index = 0, e = gemm.getInputs().size(); index < e; ++index)
+      if (!gemm.getInputArgument(index).use_empty())
+        keptInputs.push_back(index);
+    if (keptResults.size() == gemm.getNumResults() &&
+        keptInputs.size() == gemm.getInputs().size())
+      return rewriter.notifyMatchFailure(gemm,
+                                         "every result and input is used");
+    if (keptResults.empty()) {
+      rewriter.eraseOp(gemm);
+      return success();
+    }
+    shrinkGemm(gemm, keptInputs, keptResults, rewriter);
+    return success();
+  }
+};
+} // namespace
+
+void GemmOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                         MLIRContext *context) {
+  results.add<ShrinkGemm>(context);
 }

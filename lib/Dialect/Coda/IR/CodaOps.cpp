@@ -9,111 +9,24 @@
 
 #include "coda/Dialect/Coda/IR/CodaOps.h"
 
+#include "VerifierUtils.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 
 using namespace mlir;
 using namespace mlir::coda;
+using namespace mlir::coda::detail;
 
-//===----------------------------------------------------------------------===//
-// Shape helpers
-//===----------------------------------------------------------------------===//
-
-static RankedTensorType tensorType(Value value) {
-  return cast<RankedTensorType>(value.getType());
-}
-
-/// Returns true when both sizes are static and differ.
-static bool isStaticMismatch(int64_t a, int64_t b) {
-  return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
-}
-
-/// Prints a dimension size the way the tensor type does: `?` when dynamic.
-static std::string dimString(int64_t size) {
-  return ShapedType::isDynamic(size) ? std::string("?") : std::to_string(size);
-}
-
-static int64_t elementBytes(Type type) {
-  return getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8;
-}
-
-/// Checks that `value` has `rows` rows when both counts are static.
-static LogicalResult verifyRows(Operation *op, Value value, StringRef name,
-                                int64_t rows, StringRef rowSource) {
-  int64_t actual = tensorType(value).getDimSize(0);
-  if (isStaticMismatch(actual, rows))
-    return op->emitOpError() << name << " has " << actual << " rows but "
-                             << rowSource << " has " << rows;
-  return success();
-}
-
-/// Checks that the result has exactly the shape and element type of `value`.
-static LogicalResult verifyResultMatches(Operation *op, Value value,
-                                         StringRef name) {
-  auto expected = tensorType(value);
-  auto actual = tensorType(op->getResult(0));
-  if (expected.getElementType() != actual.getElementType())
-    return op->emitOpError("result element type ")
-           << actual.getElementType() << " differs from " << name << "'s "
-           << expected.getElementType();
-  if (expected.getDimSize(1) != actual.getDimSize(1) ||
-      isStaticMismatch(expected.getDimSize(0), actual.getDimSize(0)))
-    return op->emitOpError("result shape ")
-           << dimString(actual.getDimSize(0)) << "x" << actual.getDimSize(1)
-           << " differs from " << name << "'s "
-           << dimString(expected.getDimSize(0)) << "x"
-           << expected.getDimSize(1);
-  return success();
-}
-
-/// Checks that `value` has the element type of `reference`.
-static LogicalResult verifySameElementType(Operation *op, Value value,
-                                           StringRef name, Value reference,
-                                           StringRef referenceName) {
-  Type actual = tensorType(value).getElementType();
-  Type expected = tensorType(reference).getElementType();
-  if (actual != expected)
-    return op->emitOpError() << name << " has element type " << actual
-                             << " but " << referenceName << " has " << expected;
-  return success();
-}
-
-/// Checks that a per-feature vector has `size` elements.
-static LogicalResult verifyVectorSize(Operation *op, Value vector,
-                                      StringRef name, int64_t size) {
-  int64_t actual = tensorType(vector).getDimSize(0);
-  if (actual != size)
-    return op->emitOpError() << name << " has " << dimString(actual)
-                             << " elements but the rows have " << size
-                             << " features";
-  return success();
-}
-
-/// Checks that a row of `size` elements of `type` meets TMA's 16-byte stride
-/// rule.
-static LogicalResult verifyTmaRowStride(Operation *op, StringRef what,
-                                        int64_t size, Type type) {
-  int64_t bytes = elementBytes(type);
-  if ((size * bytes) % 16 == 0)
-    return success();
-  return op->emitOpError() << what << " = " << size << " gives rows of "
-                           << size * bytes << " bytes in "
-                           << getElementTypeOrSelf(type)
-                           << "; TMA needs a multiple of 16 bytes (" << what
-                           << " a multiple of " << 16 / bytes << ")";
-}
-
-static LogicalResult verifyEpsilon(Operation *op, APFloat epsilon) {
-  if (!epsilon.isFinite() || epsilon.isNegative())
-    return op->emitOpError("epsilon must be finite and not negative, got ")
-           << epsilon.convertToFloat();
-  return success();
-}
+/// The largest feature size: TMA boxes and strides are 32-bit, and bounding
+/// sizes keeps every product the verifiers form far from overflow.
+static constexpr int64_t kMaxFeatureSize = int64_t(1) << 31;
 
 LogicalResult mlir::coda::detail::verifyStaticFeatureSizes(Operation *op) {
   auto check = [&](Value value, StringRef kind,
@@ -121,11 +34,26 @@ LogicalResult mlir::coda::detail::verifyStaticFeatureSizes(Operation *op) {
     auto type = dyn_cast<RankedTensorType>(value.getType());
     if (!type)
       return success();
-    for (int64_t dim = 1; dim < type.getRank(); ++dim)
+    for (int64_t dim = 1; dim < type.getRank(); ++dim) {
       if (type.isDynamicDim(dim))
-        return op->emitOpError() << kind << " #" << index << " has type "
-                                 << type << " with a dynamic size in dimension "
-                                 << dim << "; only the row count may be dynamic";
+        return op->emitOpError()
+               << kind << " #" << index << " has type " << type
+               << " with a dynamic size in dimension " << dim
+               << "; only the row count may be dynamic";
+      int64_t size = type.getDimSize(dim);
+      if (size <= 0 || size > kMaxFeatureSize)
+        return op->emitOpError()
+               << kind << " #" << index << " has type " << type << " with size "
+               << size << " in dimension " << dim
+               << "; feature sizes must be in [1, " << kMaxFeatureSize << "]";
+    }
+    // A weight's or vector's first dimension is a feature size too.
+    if (type.getRank() >= 1 && !type.isDynamicDim(0) &&
+        type.getDimSize(0) > kMaxFeatureSize)
+      return op->emitOpError()
+             << kind << " #" << index << " has type " << type << " with size "
+             << type.getDimSize(0) << " in dimension 0; sizes must be at most "
+             << kMaxFeatureSize;
     return success();
   };
   for (auto [index, value] : llvm::enumerate(op->getOperands()))
@@ -267,14 +195,15 @@ static LogicalResult verifyBroadcastBinary(Operation *op, Value a, Value b) {
   auto aType = tensorType(a);
   auto bType = tensorType(b);
   int64_t n = aType.getDimSize(1);
-  // <op>_c1: b is [M, N] or [N].
+  // <op>_c1: b is [M, N], [N] or [M, 1].
   if (bType.getRank() == 1) {
     if (bType.getDimSize(0) != n)
       return op->emitOpError("broadcast operand b has ")
              << dimString(bType.getDimSize(0)) << " elements but a has " << n
              << " columns";
   } else {
-    if (bType.getDimSize(1) != n)
+    // A single column broadcasts over the columns: a per-row statistic.
+    if (bType.getDimSize(1) != n && bType.getDimSize(1) != 1)
       return op->emitOpError("b has ")
              << bType.getDimSize(1) << " columns but a has " << n;
     if (failed(verifyRows(op, b, "b", aType.getDimSize(0), "a")))
@@ -284,11 +213,41 @@ static LogicalResult verifyBroadcastBinary(Operation *op, Value a, Value b) {
   if (failed(verifyResultMatches(op, a, "a")) ||
       failed(verifySameElementType(op, b, "b", a, "a")))
     return failure();
-  return success();
+  SmallVector<RowOperand> rows = {{a, "a"}, {op->getResult(0), "the result"}};
+  if (bType.getRank() == 2)
+    rows.push_back({b, "b"});
+  return verifyCommonRows(op, rows);
 }
 
-LogicalResult AddOp::verify() { return verifyBroadcastBinary(*this, getA(), getB()); }
-LogicalResult MulOp::verify() { return verifyBroadcastBinary(*this, getA(), getB()); }
+LogicalResult AddOp::verify() {
+  return verifyBroadcastBinary(*this, getA(), getB());
+}
+LogicalResult MulOp::verify() {
+  return verifyBroadcastBinary(*this, getA(), getB());
+}
+
+//===----------------------------------------------------------------------===//
+// AddOuterOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AddOuterOp::verify() {
+  auto aType = tensorType(getA());
+  int64_t n = aType.getDimSize(1);
+  // add_outer_c1: a per-row column and a per-column vector.
+  if (tensorType(getU()).getDimSize(1) != 1)
+    return emitOpError("u must be a per-row column [M, 1], got ")
+           << getU().getType();
+  if (tensorType(getV()).getDimSize(0) != n)
+    return emitOpError("v has ") << tensorType(getV()).getDimSize(0)
+                                 << " elements but a has " << n << " columns";
+  // add_outer_c2, add_outer_c3.
+  if (failed(verifyResultMatches(*this, getA(), "a")) ||
+      failed(verifySameElementType(*this, getU(), "u", getA(), "a")) ||
+      failed(verifySameElementType(*this, getV(), "v", getA(), "a")))
+    return failure();
+  return verifyCommonRows(
+      *this, {{getA(), "a"}, {getU(), "u"}, {getResult(), "the result"}});
+}
 
 //===----------------------------------------------------------------------===//
 // ScaleOp
@@ -310,11 +269,21 @@ LogicalResult ScaleOp::verify() {
 //===----------------------------------------------------------------------===//
 
 // <op>_c1 of every activation: the result has the type of x.
-LogicalResult SiLUOp::verify() { return verifyResultMatches(*this, getX(), "x"); }
-LogicalResult ReLUOp::verify() { return verifyResultMatches(*this, getX(), "x"); }
-LogicalResult SigmoidOp::verify() { return verifyResultMatches(*this, getX(), "x"); }
-LogicalResult TanhOp::verify() { return verifyResultMatches(*this, getX(), "x"); }
-LogicalResult GELUOp::verify() { return verifyResultMatches(*this, getX(), "x"); }
+LogicalResult SiLUOp::verify() {
+  return verifyResultMatches(*this, getX(), "x");
+}
+LogicalResult ReLUOp::verify() {
+  return verifyResultMatches(*this, getX(), "x");
+}
+LogicalResult SigmoidOp::verify() {
+  return verifyResultMatches(*this, getX(), "x");
+}
+LogicalResult TanhOp::verify() {
+  return verifyResultMatches(*this, getX(), "x");
+}
+LogicalResult GELUOp::verify() {
+  return verifyResultMatches(*this, getX(), "x");
+}
 
 //===----------------------------------------------------------------------===//
 // SwiGLUOp
@@ -328,11 +297,16 @@ LogicalResult SwiGLUOp::verify() {
     return emitOpError("gate has ")
            << gateType.getDimSize(1) << " columns but up has "
            << upType.getDimSize(1);
-  if (failed(verifyRows(*this, getUp(), "up", gateType.getDimSize(0), "gate")) ||
+  if (failed(
+          verifyRows(*this, getUp(), "up", gateType.getDimSize(0), "gate")) ||
       failed(verifySameElementType(*this, getUp(), "up", getGate(), "gate")))
     return failure();
   // swiglu_c2.
-  return verifyResultMatches(*this, getGate(), "gate");
+  if (failed(verifyResultMatches(*this, getGate(), "gate")))
+    return failure();
+  return verifyCommonRows(
+      *this,
+      {{getGate(), "gate"}, {getUp(), "up"}, {getResult(), "the result"}});
 }
 
 //===----------------------------------------------------------------------===//
@@ -364,7 +338,12 @@ LogicalResult RoPEOp::verify() {
   }
 
   // rope_c4.
-  return verifyResultMatches(*this, getX(), "x");
+  if (failed(verifyResultMatches(*this, getX(), "x")))
+    return failure();
+  return verifyCommonRows(*this, {{getX(), "x"},
+                                  {getCos(), "cos"},
+                                  {getSin(), "sin"},
+                                  {getResult(), "the result"}});
 }
 
 //===----------------------------------------------------------------------===//
@@ -377,11 +356,15 @@ LogicalResult SliceOp::verify() {
   int64_t width = xType.getDimSize(1);
   int64_t offset = getOffset(), size = getSize();
 
-  // slice_c1: the range lies inside x.
-  if (offset < 0 || size <= 0 || offset > width - size)
-    return emitOpError("column range [")
-           << offset << ", " << offset + size << ") is not inside the "
-           << width << " columns of x";
+  // slice_c1: a non-empty range inside x.
+  if (offset < 0)
+    return emitOpError("offset must not be negative, got ") << offset;
+  if (size <= 0)
+    return emitOpError("size must be positive, got ") << size;
+  if (offset > width - size)
+    return emitOpError("columns from offset ")
+           << offset << " of size " << size << " do not fit in the " << width
+           << " columns of x";
 
   // slice_c2: the result is [M, size].
   if (resultType.getDimSize(1) != size ||
@@ -419,8 +402,14 @@ LogicalResult ConcatOp::verify() {
       isStaticMismatch(resultType.getDimSize(0), rows))
     return emitOpError("expected result shape ")
            << dimString(rows) << "x" << width << ", got " << resultType;
-  return verifySameElementType(*this, getResult(), "result", first,
-                               "input #0");
+  if (failed(verifySameElementType(*this, getResult(), "result", first,
+                                   "input #0")))
+    return failure();
+  SmallVector<RowOperand> rowOperands;
+  for (auto [index, input] : llvm::enumerate(getInputs()))
+    rowOperands.push_back({input, "input #" + std::to_string(index)});
+  rowOperands.push_back({getResult(), "the result"});
+  return verifyCommonRows(*this, rowOperands);
 }
 
 //===----------------------------------------------------------------------===//
@@ -443,13 +432,16 @@ LogicalResult CrossEntropyOp::verify() {
       return emitOpError("reduction \"none\" expects a result of type "
                          "tensor<")
              << dimString(rows) << "xf32>, got " << resultType;
-    return success();
+    return verifyCommonRows(*this, {{getLogits(), "logits"},
+                                    {getTargets(), "targets"},
+                                    {getResult(), "the result"}});
   }
   if (resultType.getRank() != 0)
     return emitOpError("reduction \"")
            << getReduction() << "\" expects a result of type tensor<f32>, got "
            << resultType;
-  return success();
+  return verifyCommonRows(*this,
+                          {{getLogits(), "logits"}, {getTargets(), "targets"}});
 }
 
 //===----------------------------------------------------------------------===//
@@ -472,18 +464,25 @@ LogicalResult AttentionOp::verify() {
            << kvHeads << " does not divide num_heads = " << heads;
 
   // attention_c2: operand widths and rows.
+  int64_t qWidth, kvWidth;
+  if (llvm::MulOverflow(heads, headDim, qWidth) ||
+      llvm::MulOverflow(kvHeads, headDim, kvWidth))
+    return emitOpError("num_heads = ")
+           << heads << ", num_kv_heads = " << kvHeads
+           << " and head_dim = " << headDim
+           << " give widths that overflow 64 bits";
   auto qType = tensorType(getQ());
   int64_t rows = qType.getDimSize(0);
-  if (qType.getDimSize(1) != heads * headDim)
+  if (qType.getDimSize(1) != qWidth)
     return emitOpError("q has ")
-           << qType.getDimSize(1) << " columns but num_heads * head_dim = "
-           << heads * headDim;
+           << qType.getDimSize(1)
+           << " columns but num_heads * head_dim = " << qWidth;
   for (auto [value, name] : {std::pair{getK(), "k"}, {getV(), "v"}}) {
     int64_t width = tensorType(value).getDimSize(1);
-    if (width != kvHeads * headDim)
+    if (width != kvWidth)
       return emitOpError() << name << " has " << width
                            << " columns but num_kv_heads * head_dim = "
-                           << kvHeads * headDim;
+                           << kvWidth;
     if (failed(verifyRows(*this, value, name, rows, "q")))
       return failure();
     // attention_c3: one element type.
@@ -492,6 +491,14 @@ LogicalResult AttentionOp::verify() {
   }
   if (failed(verifyResultMatches(*this, getQ(), "q")))
     return failure();
+  FailureOr<int64_t> commonRows =
+      verifyCommonRows(*this, {{getQ(), "q"},
+                               {getK(), "k"},
+                               {getV(), "v"},
+                               {getResult(), "the result"}});
+  if (failed(commonRows))
+    return failure();
+  rows = *commonRows;
 
   // attention_c4: whole sequences.
   if (!ShapedType::isDynamic(rows) && rows % seqLen != 0)

@@ -50,13 +50,17 @@ def Coda_StaticFeatureSizes : NativeOpTrait<"StaticFeatureSizes"> {
   let cppNamespace = "::mlir::coda";
 }
 
-class Coda_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Coda_Dialect, mnemonic,
-         !listconcat(traits, [Pure, Coda_StaticFeatureSizes])> {
+/// A pure coda op in the common textual form.
+class Coda_OpBase<string mnemonic, list<Trait> traits = []>
+    : Op<Coda_Dialect, mnemonic, !listconcat(traits, [Pure])> {
   let assemblyFormat = [{
     operands attr-dict `:` functional-type(operands, results)
   }];
 }
+
+/// A graph-level op: every tensor has static feature sizes.
+class Coda_Op<string mnemonic, list<Trait> traits = []>
+    : Coda_OpBase<mnemonic, !listconcat(traits, [Coda_StaticFeatureSizes])>;
 
 def Coda_Float : AnyTypeOf<[BF16, F16, F32]>;
 
@@ -70,6 +74,9 @@ def Coda_MatrixOrVector : TensorRankOf<[BF16, F16, F32], [1, 2]>;
 def Coda_F32Matrix : 2DTensorOf<[F32]>;
 /// Class indices, one per row.
 def Coda_Targets : 1DTensorOf<[I32, I64]>;
+/// What a GEMM epilogue can read: tiles, vectors and per-row values of the
+/// floating-point types, and class indices.
+def Coda_EpilogueInput : TensorRankOf<[BF16, F16, F32, I32, I64], [1, 2]>;
 /// A loss: a scalar, or one value per row.
 def Coda_Loss : TensorRankOf<[F32], [0, 1]>;
 

@@ -134,11 +134,12 @@ class Coda_BroadcastBinaryOp<string mnemonic, string formula>
   let summary = "elementwise " # formula # ", a vector operand broadcast over rows";
   let description = [{
     Computes `y = }] # formula # [{` elementwise. `a` is `[M, N]`; `b` is
-    either `[M, N]` or a vector `[N]` that applies to every row.
+    `[M, N]`, a vector `[N]` that applies to every row (gamma, a bias), or a
+    column `[M, 1]` that applies to every column (a per-row statistic).
 
     Constraints:
-    * (}] # mnemonic # [{_c1) `b` is `[M, N]` or `[N]`, with `[M, N]` the shape
-      of `a`.
+    * (}] # mnemonic # [{_c1) `b` is `[M, N]`, `[N]` or `[M, 1]`, with
+      `[M, N]` the shape of `a`.
     * (}] # mnemonic # [{_c2) the result has the type of `a`.
     * (}] # mnemonic # [{_c3) `b` has the element type of `a`.
 
@@ -154,6 +155,33 @@ class Coda_BroadcastBinaryOp<string mnemonic, string formula>
 
 def Coda_AddOp : Coda_BroadcastBinaryOp<"add", "a + b">;
 def Coda_MulOp : Coda_BroadcastBinaryOp<"mul", "a · b">;
+
+//===----------------------------------------------------------------------===//
+// AddOuterOp
+//===----------------------------------------------------------------------===//
+
+def Coda_AddOuterOp : Coda_Op<"add_outer"> {
+  let summary = "adds the outer product of a per-row and a per-column vector";
+  let description = [{
+    Computes `y[m, n] = a[m, n] + u[m, 0] · v[n]`: a rank-one update from a
+    per-row column `u : [M, 1]` and a per-column vector `v : [N]`. The
+    LayerNorm rewrite uses it for the mean correction `−(rstd · μ) · c`.
+
+    Constraints:
+    * (add_outer_c1) `u` is `[M, 1]` and `v` is `[N]`, with `[M, N]` the
+      shape of `a`.
+    * (add_outer_c2) the result has the type of `a`.
+    * (add_outer_c3) `u` and `v` have the element type of `a`.
+
+    ```mlir
+    %y = coda.add_outer %a, %u, %v
+        : (tensor<?x64xf32>, tensor<?x1xf32>, tensor<64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins Coda_Matrix:$a, Coda_Matrix:$u, Coda_Vector:$v);
+  let results = (outs Coda_Matrix:$result);
+  let hasVerifier = 1;
+}
 
 //===----------------------------------------------------------------------===//
 // ScaleOp
@@ -393,5 +421,7 @@ def Coda_AttentionOp : Coda_Op<"attention"> {
   let results = (outs Coda_Matrix:$result);
   let hasVerifier = 1;
 }
+
+include "coda/Dialect/Coda/IR/CodaEpilogueOps.td"
 
 #endif // CODA_DIALECT_CODA_IR_CODAOPS_TD

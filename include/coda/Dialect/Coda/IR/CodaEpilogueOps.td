@@ -1,0 +1,212 @@
+//===- CodaEpilogueOps.td - coda epilogue-program ops ------*- tablegen -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The epilogue-program level: a GEMM with a fixed mainloop and a region that
+// runs on the f32 output tile before anything is stored, plus the small
+// reductions that finish per-tile partial statistics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CODA_DIALECT_CODA_IR_CODAEPILOGUEOPS_TD
+#define CODA_DIALECT_CODA_IR_CODAEPILOGUEOPS_TD
+
+include "coda/Dialect/Coda/IR/CodaBase.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// GemmOp
+//===----------------------------------------------------------------------===//
+
+def Coda_GemmOp : Coda_OpBase<"gemm", [AttrSizedOperandSegments,
+                                       IsolatedFromAbove]> {
+  let summary = "a GEMM whose epilogue runs on the output tile in registers";
+  let description = [{
+    Computes the f32 product `acc = a · bᵀ` of `a : [M, K]` and the weights
+    `b₀, b₁, ... : [Nᵢ, K]` stacked along their rows (`N = Σ Nᵢ`), then runs
+    the `epilogue` region on `acc` and yields the results. Several weights
+    share the mainloop without being concatenated in memory: the kernel loads
+    each as its own B box, so gate and up (or q, k and v) columns stay in
+    their own sub-tiles.
+
+    The region's first argument is `acc : tensor<M x N x f32>`; then comes
+    one argument per `inputs` operand, of its shape with f32 elements for a
+    floating-point input (values are widened when loaded) and its own type
+    otherwise. The region may use only tile-local ops: elementwise and
+    broadcasting maps, pairwise maps whose partners lie in one row (`swiglu`
+    on two column ranges, `rope`, `slice`, `concat`) and partial reductions
+    (`coda.partial_reduce`). It ends in `coda.yield`; each yielded value is
+    rounded once to the element type of the matching result.
+
+    `a_layout = "mk"` reads `a` as `[M, K]` (row-major, K contiguous) and
+    `"km"` as `[K, M]`; `b_layout = "nk"` reads each weight as `[N, K]` (the
+    `nn.Linear` layout) and `"kn"` as `[K, N]`.
+
+    Constraints:
+    * (gemm_c1) at least one weight; all weights agree with `a` on `K` and
+      share its element type; every weight has a static number of columns
+      `Nᵢ`.
+    * (gemm_c2) the region has one argument for `acc` of type
+      `tensor<M x N x f32>` and one per input, as described above.
+    * (gemm_c3) `coda.yield` yields one value per result, each of the
+      result's shape with f32 elements.
+    * (gemm_c4) every op in the region is tile-local.
+    * (gemm_c5) the contiguous dimension of `a`, of every weight and of
+      every result with static columns is static and gives rows of a multiple
+      of 16 bytes: TMA moves every tile.
+
+    ```mlir
+    %x1, %p = coda.gemm %y, [%w] inputs(%res) : (tensor<?x64xbf16>,
+        tensor<32x64xbf16>, tensor<?x32xbf16>) -> (tensor<?x32xbf16>,
+        tensor<?x?xf32>) {
+    ^bb0(%acc: tensor<?x32xf32>, %r: tensor<?x32xf32>):
+      %x = coda.add %acc, %r
+          : (tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x32xf32>
+      %s = coda.partial_reduce %x {kind = "sum_squares"}
+          : (tensor<?x32xf32>) -> tensor<?x?xf32>
+      coda.yield %x, %s : tensor<?x32xf32>, tensor<?x?xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Coda_Matrix:$a, Variadic<Coda_Matrix>:$b,
+                       Variadic<Coda_EpilogueInput>:$inputs,
+                       Coda_StrEnumAttr<["mk", "km"], "mk">:$a_layout,
+                       Coda_StrEnumAttr<["nk", "kn"], "nk">:$b_layout);
+  let results = (outs Variadic<Coda_MatrixOrVector>:$results);
+  let regions = (region SizedRegion<1>:$epilogue);
+  let assemblyFormat = [{
+    $a `,` `[` $b `]` (`inputs` `(` $inputs^ `)`)? attr-dict
+    `:` functional-type(operands, results) $epilogue
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let hasCanonicalizer = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    /// Builds a GEMM with the given result types and an epilogue block whose
+    /// arguments follow gemm_c2; the caller fills the block and its yield.
+    OpBuilder<(ins "TypeRange":$resultTypes, "Value":$a, "ValueRange":$b,
+                   "ValueRange":$inputs,
+                   CArg<"::llvm::StringRef", "\"mk\"">:$aLayout,
+                   CArg<"::llvm::StringRef", "\"nk\"">:$bLayout)>
+  ];
+  let extraClassDeclaration = [{
+    /// The number of output columns: the rows of all weights together.
+    int64_t getN();
+    /// The number of rows of the product (possibly dynamic).
+    int64_t getM();
+    /// The contraction size.
+    int64_t getK();
+    /// The type of the accumulator: `tensor<M x N x f32>`.
+    RankedTensorType getAccumulatorType();
+    /// The epilogue's single block.
+    Block &getBody() { return getEpilogue().front(); }
+    /// The block argument carrying the accumulator.
+    BlockArgument getAccumulator() { return getBody().getArgument(0); }
+    /// The block argument carrying input `i`.
+    BlockArgument getInputArgument(unsigned i) {
+      return getBody().getArgument(1 + i);
+    }
+    /// The type an input has inside the region: f32 elements when floating.
+    static Type getRegionType(Type inputType);
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// YieldOp
+//===----------------------------------------------------------------------===//
+
+def Coda_YieldOp : Op<Coda_Dialect, "yield",
+    [Pure, Terminator, ReturnLike, HasParent<"GemmOp">]> {
+  let summary = "the values a GEMM epilogue stores";
+  let description = [{
+    Ends the epilogue of a `coda.gemm`. Each operand is rounded to the
+    element type of the matching result of the GEMM and stored.
+  }];
+  let arguments = (ins Variadic<Coda_EpilogueInput>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
+//===----------------------------------------------------------------------===//
+// PartialReduceOp
+//===----------------------------------------------------------------------===//
+
+def Coda_PartialReduceOp : Coda_OpBase<"partial_reduce"> {
+  let summary = "per-tile partial reductions along each row";
+  let description = [{
+    Reduces each row of `x : [M, N]` over consecutive blocks of `tile_n`
+    columns, giving `[M, ceil(N / tile_n)]` f32 partials that
+    `coda.reduce_partials` finishes. `kind` is `"sum"`, `"sum_squares"`,
+    `"max"`, or `"lse"` (the log-sum-exp of the block). Inside a GEMM
+    epilogue the block is the GEMM's N-tile; outside one, the op is a
+    standalone statistics kernel. The number of blocks stays symbolic
+    (`tensor<M x ? x f32>`) until kernels are planned; `tile_n`, when absent,
+    is the planner's choice and the CPU reference uses 128.
+
+    Constraints:
+    * (partial_reduce_c1) the result is `tensor<M x T x f32>` with `T`
+      dynamic or `ceil(N / tile_n)`.
+    * (partial_reduce_c2) `tile_n`, when present, is positive.
+
+    ```mlir
+    %p = coda.partial_reduce %x {kind = "sum_squares"}
+        : (tensor<?x2048xf32>) -> tensor<?x?xf32>
+    ```
+  }];
+  let arguments = (ins Coda_Matrix:$x,
+                       Coda_StrEnumAttr<["sum", "sum_squares", "max", "lse"],
+                                        "sum">:$kind,
+                       OptionalAttr<I64Attr>:$tile_n);
+  let results = (outs 2DTensorOf<[F32]>:$result);
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The width of the column blocks the CPU reference reduces when no tile
+    /// has been planned.
+    static constexpr int64_t kDefaultTileN = 128;
+    /// The planned block width, or the CPU reference's default.
+    int64_t getTileNOrDefault() { return getTileN().value_or(kDefaultTileN); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// ReducePartialsOp
+//===----------------------------------------------------------------------===//
+
+def Coda_ReducePartialsOp : Coda_OpBase<"reduce_partials"> {
+  let summary = "finish per-tile partials into one statistic per row";
+  let description = [{
+    Combines the partials of `coda.partial_reduce` along their second
+    dimension into one f32 value per row, `[M, 1]`:
+
+    * `"sum"`: the sum of the partials;
+    * `"max"`: their maximum;
+    * `"lse"`: the log-sum-exp of per-block log-sum-exps;
+    * `"rstd"`: `rsqrt(Σ / count + epsilon)` of sums of squares, the RMSNorm
+      scale;
+    * `"mean_rstd"`: two operands (sums and sums of squares) and two results,
+      `μ = Σx / count` and `rsqrt(Σx² / count − μ² + epsilon)`, the LayerNorm
+      statistics.
+
+    Constraints:
+    * (reduce_partials_c1) `"mean_rstd"` takes two partials and gives two
+      results; every other kind takes one and gives one.
+    * (reduce_partials_c2) all partials and results have the same rows;
+      results are `[M, 1]`.
+    * (reduce_partials_c3) `"rstd"` and `"mean_rstd"` have a positive
+      `count` and a finite, non-negative `epsilon`.
+
+    ```mlir
+    %r = coda.reduce_partials %p {kind = "rstd", count = 2048 : i64,
+        epsilon = 1.0e-05 : f32} : (tensor<?x?xf32>) -> tensor<?x1xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<2DTensorOf<[F32]>>:$partials,
+                       Coda_StrEnumAttr<["sum", "max", "lse", "rstd",
+                                         "mean_rstd"], "sum">:$kind,
+                       OptionalAttr<I64Attr>:$count,
+                       OptionalAttr<F32Attr>:$epsilon);
+  let results = (outs Variadic<2DTensorOf<[F32]>>:$results);
+  let hasVerifier = 1;
+}
+
+#endif // CODA_DIALECT_CODA_IR_CODAEPILOGUEOPS_TD

@@ -1,0 +1,116 @@
+//===- Passes.td - coda graph rewrites ---------------------*- tablegen -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CODA_DIALECT_CODA_TRANSFORMS_PASSES_TD
+#define CODA_DIALECT_CODA_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def CodaMergeParallelLinearsPass
+    : Pass<"coda-merge-parallel-linears", "::mlir::func::FuncOp"> {
+  let summary = "merge linears that share an input into one GEMM";
+  let description = [{
+    Linears in one block that read the same activation (gate and up of a
+    SwiGLU MLP; q, k and v) become one `coda.gemm` over all their weights,
+    whose result is sliced back into the original outputs. The weights are
+    not concatenated in memory: each stays a separate B operand, so the merged
+    kernel shares one mainloop over the activation. Biases are added in the
+    epilogue. The rewrite is exact: every output element is the same f32 dot
+    product rounded once.
+
+    Linears merge only when their results have one element type and their
+    weights and biases are defined before the first of them.
+  }];
+  let dependentDialects = ["::mlir::coda::CodaDialect"];
+  let options = [
+    Option<"maxWeights", "max-weights", "unsigned", /*default=*/"0",
+           "Largest number of linears merged into one GEMM (0: no limit)">,
+  ];
+}
+
+def CodaReparameterizeNormsPass
+    : Pass<"coda-reparameterize-norms", "::mlir::func::FuncOp"> {
+  let summary = "move normalizations before a GEMM into statistics and a row scale";
+  let description = [{
+    An RMSNorm whose result feeds only GEMMs is rewritten with its per-row
+    scale commuted past the GEMM:
+    `(rstd · x · gamma) Wᵀ = rstd · ((x · gamma) Wᵀ)`. It becomes partial sums
+    of squares of `x` (`coda.partial_reduce`), a finishing reduction to
+    `rstd` (`coda.reduce_partials`), the side value `h = x · gamma`, and a
+    per-row scale by `rstd` in each consuming GEMM's epilogue. When `x` is
+    produced by a GEMM, `coda-form-epilogues` then moves the statistics and
+    `h` into that GEMM's epilogue; otherwise (the first layer) they stay a
+    standalone statistics kernel.
+
+    With `fold-gamma-into-weights` (inference), gamma is folded into each
+    consuming weight instead (`W · diag(gamma)`, one elementwise op per
+    weight) and the GEMMs read `x` directly.
+
+    LayerNorm is rewritten the same way with sums and sums of squares:
+    `((x − μ) · rstd · gamma + beta) Wᵀ + b =
+    rstd · ((x · gamma) Wᵀ) − (rstd · μ) · c + d`, where `c = gamma Wᵀ` and
+    `d = beta Wᵀ + b` are per-column vectors computed from the weights.
+  }];
+  let dependentDialects = ["::mlir::coda::CodaDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"foldGammaIntoWeights", "fold-gamma-into-weights", "bool",
+           /*default=*/"false",
+           "Fold gamma into the consuming weights (inference) instead of "
+           "keeping h = x * gamma (training)">,
+  ];
+}
+
+def CodaFormEpiloguesPass
+    : Pass<"coda-form-epilogues", "::mlir::func::FuncOp"> {
+  let summary = "absorb tile-local consumers into the producing GEMM's epilogue";
+  let description = [{
+    Turns every `coda.linear` into a `coda.gemm`, then repeatedly moves a
+    tile-local consumer of a GEMM result into that GEMM's epilogue: residual
+    and bias adds, vector and per-row scales, activations, SwiGLU on two
+    column ranges of one GEMM, RoPE on a column range, slices, concats and
+    partial reductions. A consumer's other operands become inputs of the
+    GEMM when they are defined before it. A GEMM result that still has users
+    outside stays an output, so one GEMM can store several side outputs (the
+    new residual stream and `h`, say). Each absorbed op saves a full write and
+    read of its operand through HBM.
+  }];
+  let dependentDialects = ["::mlir::coda::CodaDialect"];
+  let options = [
+    Option<"maxEpilogueOps", "max-epilogue-ops", "unsigned",
+           /*default=*/"64",
+           "Largest number of ops in one epilogue; consumers past it stay "
+           "outside">,
+  ];
+}
+
+def CodaFusionReportPass : Pass<"coda-fusion-report", "::mlir::ModuleOp"> {
+  let summary = "print kernels, HBM traffic and unfused ops of each function";
+  let description = [{
+    Prints, for each function, the number of kernels and an estimate of the
+    HBM bytes they move, before and after a fusion pipeline, and for every op
+    that remains a kernel of its own the reason it was not fused. The module
+    itself is left unchanged: the pipeline runs on a copy of each function.
+
+    Every coda op but `coda.slice` (a view) counts as one kernel that reads
+    each operand and writes each result once. Tensors with a dynamic row count
+    are counted at `rows` rows; a symbolic number of partials is counted at
+    one per 128 columns.
+  }];
+  let dependentDialects = ["::mlir::coda::CodaDialect"];
+  let options = [
+    Option<"rows", "rows", "int64_t", /*default=*/"4096",
+           "Row count at which bytes are reported">,
+    Option<"pipeline", "pipeline", "std::string",
+           /*default=*/"\"coda-fuse-pipeline\"",
+           "The function pipeline whose effect is reported">,
+    Option<"maxEpilogueOps", "max-epilogue-ops", "unsigned",
+           /*default=*/"64",
+           "The epilogue size limit the pipeline uses, to explain refusals">,
+  ];
+}
+
+#endif // CODA_DIALECT_CODA_TRANSFORMS_PASSES_TD

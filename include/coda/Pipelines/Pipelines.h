@@ -1,0 +1,44 @@
+//===- Pipelines.h - coda's named pass pipelines ----------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CODA_PIPELINES_PIPELINES_H
+#define CODA_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::coda {
+
+/// Options of `coda-fuse-pipeline`; each mirrors the option of the pass it
+/// is passed to.
+struct CodaFusePipelineOptions
+    : public PassPipelineOptions<CodaFusePipelineOptions> {
+  Option<unsigned> maxWeights{
+      *this, "max-weights",
+      llvm::cl::desc("Largest number of linears merged into one GEMM (0: no "
+                     "limit)"),
+      llvm::cl::init(0)};
+  Option<bool> foldGammaIntoWeights{
+      *this, "fold-gamma-into-weights",
+      llvm::cl::desc("Fold norm gammas into the consuming weights (inference)"),
+      llvm::cl::init(false)};
+  Option<unsigned> maxEpilogueOps{
+      *this, "max-epilogue-ops",
+      llvm::cl::desc("Largest number of ops in one epilogue"),
+      llvm::cl::init(64)};
+};
+
+/// Builds the graph-to-epilogue-program pipeline on a `func.func` pass
+/// manager: merge parallel linears, reparameterize norms, form epilogues.
+void buildCodaFusePipeline(OpPassManager &pm,
+                           const CodaFusePipelineOptions &options);
+
+/// Registers every coda pipeline with the global pass registry.
+void registerCodaPipelines();
+
+} // namespace mlir::coda
+
+#endif // CODA_PIPELINES_PIPELINES_H

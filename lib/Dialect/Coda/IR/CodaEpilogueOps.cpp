@@ -1,0 +1,274 @@
+//===- CodaEpilogueOps.cpp - coda epilogue-program ops --------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+
+#include "VerifierUtils.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::coda;
+using namespace mlir::coda::detail;
+
+//===----------------------------------------------------------------------===//
+// GemmOp
+//===----------------------------------------------------------------------===//
+
+/// Returns the contraction size of weight `b` in `layout`.
+static int64_t weightK(Value b, StringRef layout) {
+  return tensorType(b).getDimSize(layout == "nk" ? 1 : 0);
+}
+
+/// Returns the output columns of weight `b` in `layout`.
+static int64_t weightN(Value b, StringRef layout) {
+  return tensorType(b).getDimSize(layout == "nk" ? 0 : 1);
+}
+
+int64_t GemmOp::getM() {
+  return getA().getType().getDimSize(getALayout() == "mk" ? 0 : 1);
+}
+
+int64_t GemmOp::getK() {
+  return getA().getType().getDimSize(getALayout() == "mk" ? 1 : 0);
+}
+
+int64_t GemmOp::getN() {
+  int64_t n = 0;
+  for (Value b : getB()) {
+    int64_t size = weightN(b, getBLayout());
+    if (ShapedType::isDynamic(size))
+      return ShapedType::kDynamic;
+    n += size;
+  }
+  return n;
+}
+
+RankedTensorType GemmOp::getAccumulatorType() {
+  return RankedTensorType::get({getM(), getN()},
+                               Float32Type::get(getContext()));
+}
+
+Type GemmOp::getRegionType(Type inputType) {
+  auto tensor = dyn_cast<RankedTensorType>(inputType);
+  if (!tensor || !isa<FloatType>(tensor.getElementType()))
+    return inputType;
+  return tensor.clone(Float32Type::get(inputType.getContext()));
+}
+
+void GemmOp::build(OpBuilder &builder, OperationState &state,
+                   TypeRange resultTypes, Value a, ValueRange b,
+                   ValueRange inputs, StringRef aLayout, StringRef bLayout) {
+  state.addOperands(a);
+  state.addOperands(b);
+  state.addOperands(inputs);
+  Properties &properties = state.getOrAddProperties<Properties>();
+  properties.operandSegmentSizes = {1, static_cast<int32_t>(b.size()),
+                                    static_cast<int32_t>(inputs.size())};
+  if (aLayout != "mk")
+    properties.a_layout = builder.getStringAttr(aLayout);
+  if (bLayout != "nk")
+    properties.b_layout = builder.getStringAttr(bLayout);
+  state.addTypes(resultTypes);
+
+  int64_t m = tensorType(a).getDimSize(aLayout == "mk" ? 0 : 1);
+  int64_t n = 0;
+  for (Value weight : b)
+    n += weightN(weight, bLayout);
+  auto accType = RankedTensorType::get({m, n}, builder.getF32Type());
+  Region *region = state.addRegion();
+  Block *block = new Block();
+  region->push_back(block);
+  block->addArgument(accType, state.location);
+  for (Value input : inputs)
+    block->addArgument(getRegionType(input.getType()), state.location);
+}
+
+/// Checks the TMA rule on the contiguous dimension of a GEMM operand.
+static LogicalResult verifyContiguousRow(Operation *op, StringRef name,
+                                         int64_t size, Type type) {
+  if (ShapedType::isDynamic(size))
+    return op->emitOpError() << name
+                             << " has a dynamic contiguous dimension; TMA "
+                                "needs a static row stride";
+  return verifyTmaRowStride(op, (name + " contiguous size").str(), size, type);
+}
+
+LogicalResult GemmOp::verify() {
+  auto aType = getA().getType();
+  StringRef bLayout = getBLayout();
+  int64_t k = getK();
+
+  // gemm_c1: the weights agree with a.
+  if (getB().empty())
+    return emitOpError("needs at least one weight");
+  for (auto [index, b] : llvm::enumerate(getB())) {
+    std::string name = "weight #" + std::to_string(index);
+    int64_t bk = weightK(b, bLayout);
+    if (isStaticMismatch(bk, k))
+      return emitOpError("contraction size mismatch: a has K = ")
+             << dimString(k) << " but " << name << " has K = " << dimString(bk);
+    if (failed(verifySameElementType(*this, b, name, getA(), "a")))
+      return failure();
+    if (ShapedType::isDynamic(weightN(b, bLayout)))
+      return emitOpError() << name << " has a dynamic number of columns";
+    // gemm_c5: the contiguous dimension of every weight.
+    int64_t contiguous = tensorType(b).getDimSize(1);
+    if (failed(verifyContiguousRow(*this, name, contiguous, b.getType())))
+      return failure();
+  }
+  // gemm_c5: the contiguous dimension of a.
+  if (failed(verifyContiguousRow(*this, "a", aType.getDimSize(1), aType)))
+    return failure();
+
+  // gemm_c5: the contiguous dimension of every result the kernel stores by
+  // TMA; a symbolic number of partials is laid out by the planner.
+  for (auto [index, result] : llvm::enumerate(getResults())) {
+    auto type = cast<RankedTensorType>(result.getType());
+    if (type.getRank() != 2 || type.isDynamicDim(1))
+      continue;
+    std::string name = "result #" + std::to_string(index);
+    if (failed(verifyContiguousRow(*this, name, type.getDimSize(1), type)))
+      return failure();
+  }
+  return success();
+}
+
+/// Returns true for the ops an epilogue can run on a tile in registers.
+static bool isTileLocal(Operation *op) {
+  return isa<AddOp, AddOuterOp, MulOp, ScaleOp, SiLUOp, ReLUOp, SigmoidOp,
+             TanhOp, GELUOp, SwiGLUOp, RoPEOp, SliceOp, ConcatOp,
+             PartialReduceOp>(op);
+}
+
+LogicalResult GemmOp::verifyRegions() {
+  Block &body = getBody();
+
+  // gemm_c2: the block arguments.
+  if (body.getNumArguments() != 1 + getInputs().size())
+    return emitOpError("epilogue has ")
+           << body.getNumArguments() << " arguments but expected "
+           << 1 + getInputs().size() << " (the accumulator and one per input)";
+  if (getAccumulator().getType() != getAccumulatorType())
+    return emitOpError("epilogue accumulator has type ")
+           << getAccumulator().getType() << " but expected "
+           << getAccumulatorType();
+  for (auto [index, input] : llvm::enumerate(getInputs())) {
+    Type expected = getRegionType(input.getType());
+    if (getInputArgument(index).getType() != expected)
+      return emitOpError("epilogue argument for input #")
+             << index << " has type " << getInputArgument(index).getType()
+             << " but expected " << expected;
+  }
+
+  // gemm_c4: only tile-local ops.
+  for (Operation &op : body.without_terminator())
+    if (!isTileLocal(&op))
+      return op.emitOpError("is not tile-local and cannot run in a GEMM "
+                            "epilogue");
+
+  // gemm_c3: the yield matches the results.
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError("epilogue must end in coda.yield");
+  if (yield.getValues().size() != getNumResults())
+    return yield.emitOpError("yields ")
+           << yield.getValues().size() << " values but the GEMM has "
+           << getNumResults() << " results";
+  for (auto [index, value, result] :
+       llvm::enumerate(yield.getValues(), getResults())) {
+    auto valueType = tensorType(value);
+    auto resultType = cast<RankedTensorType>(result.getType());
+    bool sameShape =
+        valueType.getRank() == resultType.getRank() &&
+        llvm::all_of(llvm::seq<int64_t>(0, valueType.getRank()),
+                     [&](int64_t d) {
+                       return !isStaticMismatch(valueType.getDimSize(d),
+                                                resultType.getDimSize(d)) &&
+                              (d == 0 || valueType.getDimSize(d) ==
+                                             resultType.getDimSize(d));
+                     });
+    if (!sameShape || !valueType.getElementType().isF32())
+      return yield.emitOpError("value #")
+             << index << " has type " << valueType << " but result #" << index
+             << " of type " << resultType
+             << " needs a value of its shape with f32 elements";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// PartialReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PartialReduceOp::verify() {
+  auto xType = getX().getType();
+  auto resultType = getResult().getType();
+  // partial_reduce_c2: a positive block width.
+  std::optional<int64_t> tileN;
+  if (getTileN())
+    tileN = static_cast<int64_t>(*getTileN());
+  if (tileN && *tileN <= 0)
+    return emitOpError("tile_n must be positive, got ") << *tileN;
+  if (xType.isDynamicDim(1))
+    return emitOpError("x must have a static number of columns, got ") << xType;
+  // partial_reduce_c1: one partial per row and block.
+  if (failed(
+          verifyRows(*this, getResult(), "result", xType.getDimSize(0), "x")))
+    return failure();
+  int64_t blocks = resultType.getDimSize(1);
+  if (ShapedType::isDynamic(blocks))
+    return success();
+  if (!tileN)
+    return emitOpError("a static number of partials (")
+           << blocks << ") needs a tile_n";
+  int64_t expected = llvm::divideCeil(xType.getDimSize(1), *tileN);
+  if (blocks != expected)
+    return emitOpError("expected ")
+           << expected << " partials per row for " << xType.getDimSize(1)
+           << " columns in blocks of " << *tileN << ", got " << blocks;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ReducePartialsOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReducePartialsOp::verify() {
+  StringRef kind = getKind();
+  // reduce_partials_c1: operand and result counts.
+  size_t arity = kind == "mean_rstd" ? 2 : 1;
+  if (getPartials().size() != arity || getResults().size() != arity)
+    return emitOpError("kind \"")
+           << kind << "\" takes " << arity << " partials and gives " << arity
+           << " results, got " << getPartials().size() << " and "
+           << getResults().size();
+
+  // reduce_partials_c2: rows agree; results are [M, 1].
+  SmallVector<RowOperand> rows;
+  for (auto [index, partial] : llvm::enumerate(getPartials()))
+    rows.push_back({partial, "partials #" + std::to_string(index)});
+  for (auto [index, result] : llvm::enumerate(getResults())) {
+    auto type = tensorType(result);
+    if (type.getDimSize(1) != 1)
+      return emitOpError("result #")
+             << index << " must be [M, 1], got " << type;
+    rows.push_back({result, "result #" + std::to_string(index)});
+  }
+  if (failed(verifyCommonRows(*this, rows)))
+    return failure();
+
+  // reduce_partials_c3: normalization parameters.
+  if (kind == "rstd" || kind == "mean_rstd") {
+    if (!getCount() || static_cast<int64_t>(*getCount()) <= 0)
+      return emitOpError("kind \"") << kind << "\" needs a positive count";
+    if (!getEpsilon())
+      return emitOpError("kind \"") << kind << "\" needs an epsilon";
+    if (failed(verifyEpsilon(*this, *getEpsilon())))
+      return failure();
+  }
+  return success();
+}

@@ -1,0 +1,180 @@
+//===- FormEpilogues.cpp - absorb consumers into GEMM epilogues -----------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmUtils.h"
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "coda/Dialect/Coda/Transforms/Passes.h"
+#include "coda/Dialect/Coda/Transforms/Patterns.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
+
+#define DEBUG_TYPE "coda-form-epilogues"
+
+namespace mlir::coda {
+#define GEN_PASS_DEF_CODAFORMEPILOGUESPASS
+#include "coda/Dialect/Coda/Transforms/Passes.h.inc"
+} // namespace mlir::coda
+
+using namespace mlir;
+using namespace mlir::coda;
+
+/// Returns true for the graph-level ops an epilogue can compute on a tile.
+static bool isAbsorbable(Operation *op) {
+  return isa<AddOp, AddOuterOp, MulOp, ScaleOp, SiLUOp, ReLUOp, SigmoidOp,
+             TanhOp, GELUOp, SwiGLUOp, RoPEOp, SliceOp, ConcatOp,
+             PartialReduceOp>(op);
+}
+
+/// Returns the GEMM whose epilogue can compute `op`, or the reason none can:
+/// some operand must be a result of that GEMM, and every other operand must
+/// be available before it.
+static FailureOr<GemmOp>
+findAbsorbingGemm(Operation *op, unsigned maxEpilogueOps, std::string &reason) {
+  if (!isAbsorbable(op)) {
+    reason = "'" + op->getName().getStringRef().str() + "' is not tile-local";
+    return failure();
+  }
+  llvm::SetVector<GemmOp> producers;
+  for (Value operand : op->getOperands())
+    if (auto gemm = operand.getDefiningOp<GemmOp>())
+      producers.insert(gemm);
+  if (producers.empty()) {
+    reason = "no operand is produced by a GEMM";
+    return failure();
+  }
+  for (GemmOp gemm : producers) {
+    bool available = llvm::all_of(op->getOperands(), [&](Value operand) {
+      return operand.getDefiningOp<GemmOp>() == gemm ||
+             isDefinedBefore(operand, gemm);
+    });
+    if (!available)
+      continue;
+    if (gemm.getBody().getOperations().size() > maxEpilogueOps) {
+      reason = "the producing GEMM's epilogue already has " +
+               std::to_string(gemm.getBody().getOperations().size() - 1) +
+               " ops (max-epilogue-ops = " + std::to_string(maxEpilogueOps) +
+               ")";
+      return failure();
+    }
+    return gemm;
+  }
+  reason = "an operand is computed after the producing GEMM";
+  return failure();
+}
+
+namespace {
+/// Turns a linear into a GEMM whose epilogue adds the bias.
+struct LinearToGemm : public OpRewritePattern<LinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(LinearOp op,
+                                PatternRewriter &rewriter) const override {
+    convertLinearToGemm(rewriter, op);
+    return success();
+  }
+};
+
+/// Moves a tile-local op on GEMM results into that GEMM's epilogue.
+struct AbsorbIntoEpilogue : public RewritePattern {
+  AbsorbIntoEpilogue(MLIRContext *context, unsigned maxEpilogueOps)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context),
+        maxEpilogueOps(maxEpilogueOps) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!isAbsorbable(op) || isa<GemmOp>(op->getParentOp()))
+      return rewriter.notifyMatchFailure(op, "not a graph-level tile-local op");
+    std::string reason;
+    FailureOr<GemmOp> gemm = findAbsorbingGemm(op, maxEpilogueOps, reason);
+    if (failed(gemm))
+      return rewriter.notifyMatchFailure(op, reason);
+
+    SmallVector<Value> external;
+    for (Value operand : op->getOperands())
+      if (operand.getDefiningOp<GemmOp>() != *gemm &&
+          !llvm::is_contained(external, operand))
+        external.push_back(operand);
+
+    GemmOp producer = *gemm;
+    Type resultType = op->getResult(0).getType();
+    GemmOp extended = extendGemm(
+        rewriter, producer, external, resultType,
+        [&](OpBuilder &builder, Location, ValueRange yielded,
+            ValueRange externalArgs) -> SmallVector<Value> {
+          IRMapping mapping;
+          for (auto [result, value] :
+               llvm::zip_equal(producer.getResults(), yielded))
+            mapping.map(result, value);
+          for (auto [operand, arg] : llvm::zip_equal(external, externalArgs))
+            mapping.map(operand, arg);
+          Operation *clone = builder.clone(*op, mapping);
+          clone->getResult(0).setType(getEpilogueType(resultType));
+          return {clone->getResult(0)};
+        });
+    rewriter.replaceOp(op, extended.getResults().back());
+    return success();
+  }
+
+  unsigned maxEpilogueOps;
+};
+
+struct CodaFormEpiloguesPass
+    : public coda::impl::CodaFormEpiloguesPassBase<CodaFormEpiloguesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateFormEpiloguesPatterns(patterns, maxEpilogueOps);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
+
+void mlir::coda::populateFormEpiloguesPatterns(RewritePatternSet &patterns,
+                                               unsigned maxEpilogueOps) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<LinearToGemm>(context);
+  patterns.add<AbsorbIntoEpilogue>(context, maxEpilogueOps);
+  // Results nobody reads any more leave the GEMM, and their epilogue ops die.
+  GemmOp::getCanonicalizationPatterns(patterns, context);
+}
+
+std::string mlir::coda::explainUnfused(Operation *op, unsigned maxEpilogueOps) {
+  if (isa<GemmOp, func::ReturnOp>(op) || !isa<CodaDialect>(op->getDialect()))
+    return "";
+  if (isa<AttentionOp>(op))
+    return "attention is a boundary: it runs as the caller's kernel";
+  if (isa<ReducePartialsOp>(op))
+    return "finishes per-tile partials across the whole row (a small "
+           "reduction kernel)";
+  if (isa<LinearOp, MatmulOp>(op))
+    return "a GEMM of its own";
+  if (auto partial = dyn_cast<PartialReduceOp>(op)) {
+    Value x = partial.getX();
+    if (isa<BlockArgument>(x))
+      return "statistics of a function argument: no producing GEMM";
+  }
+  if (isa<RMSNormOp, LayerNormOp>(op)) {
+    if (op->getResult(0).use_empty())
+      return "the result is unused";
+    for (Operation *user : op->getResult(0).getUsers())
+      if (!isa<LinearOp, GemmOp>(user))
+        return "the result feeds '" + user->getName().getStringRef().str() +
+               "', which is not a GEMM: the per-row scale has no epilogue to "
+               "go to";
+    return "not reparameterized";
+  }
+  if (isa<CrossEntropyOp>(op))
+    return "cross-entropy over materialized logits";
+  std::string reason;
+  if (succeeded(findAbsorbingGemm(op, maxEpilogueOps, reason)))
+    return "absorbable, but the pipeline left it";
+  if (isa<SliceOp>(op))
+    return "";
+  return reason;
+}

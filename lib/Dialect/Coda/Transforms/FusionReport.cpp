@@ -1,0 +1,163 @@
+//===- FusionReport.cpp - what fusion did to each function ----------------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "coda/Dialect/Coda/Transforms/Passes.h"
+#include "coda/Dialect/Coda/Transforms/Patterns.h"
+#include "coda/Support/Locations.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "coda-fusion-report"
+
+namespace mlir::coda {
+#define GEN_PASS_DEF_CODAFUSIONREPORTPASS
+#include "coda/Dialect/Coda/Transforms/Passes.h.inc"
+} // namespace mlir::coda
+
+using namespace mlir;
+using namespace mlir::coda;
+
+/// Returns the number of partials per row `value` holds when its type leaves
+/// it symbolic: one per 128 columns of the reduced tensor.
+static int64_t estimatePartialsPerRow(Value value) {
+  if (auto result = dyn_cast<OpResult>(value))
+    if (auto gemm = dyn_cast<GemmOp>(result.getOwner()))
+      value =
+          gemm.getBody().getTerminator()->getOperand(result.getResultNumber());
+  if (auto partial = value.getDefiningOp<PartialReduceOp>())
+    return llvm::divideCeil(partial.getX().getType().getDimSize(1),
+                            partial.getTileNOrDefault());
+  return 1;
+}
+
+/// Returns the bytes of `value` at `rows` rows.
+static double tensorBytes(Value value, int64_t rows) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.getElementType().isIntOrFloat())
+    return 0;
+  double elements = 1;
+  for (auto [dim, size] : llvm::enumerate(type.getShape())) {
+    if (!ShapedType::isDynamic(size))
+      elements *= size;
+    else
+      elements *= dim == 0 ? rows : estimatePartialsPerRow(value);
+  }
+  return elements * type.getElementTypeBitWidth() / 8;
+}
+
+/// Returns true for an op that runs as a kernel of its own: every coda op
+/// outside an epilogue except `coda.slice`, a view.
+static bool isKernel(Operation *op) {
+  return isa<CodaDialect>(op->getDialect()) && !isa<SliceOp, YieldOp>(op) &&
+         !isa<GemmOp>(op->getParentOp());
+}
+
+namespace {
+/// Kernels of a function and the HBM bytes they move.
+struct Traffic {
+  unsigned kernels = 0;
+  double bytes = 0;
+};
+} // namespace
+
+static Traffic measure(func::FuncOp func, int64_t rows) {
+  Traffic traffic;
+  func.walk([&](Operation *op) {
+    if (!isKernel(op))
+      return;
+    ++traffic.kernels;
+    for (Value operand : op->getOperands())
+      traffic.bytes += tensorBytes(operand, rows);
+    for (Value result : op->getResults())
+      traffic.bytes += tensorBytes(result, rows);
+  });
+  return traffic;
+}
+
+static std::string formatMiB(double bytes) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%.1f MiB", bytes / (1 << 20));
+  return text;
+}
+
+namespace {
+struct CodaFusionReportPass
+    : public coda::impl::CodaFusionReportPassBase<CodaFusionReportPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!func.isExternal() && failed(report(func)))
+        return signalPassFailure();
+  }
+
+  /// Runs the pipeline on a copy of `func` and prints what changed.
+  LogicalResult report(func::FuncOp func) {
+    // The copy lives in a module of its own so the pipeline never sees, nor
+    // changes, the module this pass runs on.
+    OwningOpRef<ModuleOp> scratch = ModuleOp::create(func.getLoc());
+    auto copy = cast<func::FuncOp>(func->clone());
+    scratch->push_back(copy);
+
+    PassManager pm(&getContext(), ModuleOp::getOperationName());
+    std::string errors;
+    llvm::raw_string_ostream errorStream(errors);
+    if (failed(
+            parsePassPipeline("func.func(" + pipeline + ")", pm, errorStream)))
+      return getOperation().emitError("cannot parse the pipeline '")
+             << pipeline << "' of coda-fusion-report: " << errors;
+    if (failed(pm.run(*scratch)))
+      return func.emitError("the pipeline '")
+             << pipeline << "' failed on this function";
+
+    Traffic before = measure(func, rows);
+    Traffic after = measure(copy, rows);
+    llvm::raw_ostream &os = llvm::outs();
+    os << "fusion report for @" << func.getSymName() << " at " << rows
+       << " rows (" << pipeline << ")\n";
+    os << "  kernels: " << before.kernels << " before, " << after.kernels
+       << " after\n";
+    os << "  HBM traffic: " << formatMiB(before.bytes) << " before, "
+       << formatMiB(after.bytes) << " after";
+    if (after.bytes > 0)
+      os << llvm::format(" (%.2fx less)", before.bytes / after.bytes);
+    os << "\n";
+
+    os << "  kernels after fusion:\n";
+    copy.walk([&](Operation *op) {
+      if (!isKernel(op))
+        return;
+      os << "    " << op->getName() << formatSourceLine(op->getLoc());
+      if (auto gemm = dyn_cast<GemmOp>(op))
+        os << ": " << gemm.getB().size() << " weight(s), "
+           << gemm.getInputs().size() << " epilogue input(s), "
+           << gemm.getNumResults() << " output(s), "
+           << gemm.getBody().getOperations().size() - 1 << " epilogue op(s)";
+      os << "\n";
+    });
+
+    unsigned unfused = 0;
+    copy.walk([&](Operation *op) {
+      if (!isKernel(op) || isa<GemmOp>(op))
+        return;
+      std::string reason = explainUnfused(op, maxEpilogueOps);
+      if (reason.empty())
+        return;
+      if (unfused++ == 0)
+        os << "  left unfused:\n";
+      os << "    " << op->getName() << formatSourceLine(op->getLoc()) << ": "
+         << reason << "\n";
+    });
+    if (unfused == 0)
+      os << "  left unfused: none\n";
+    os.flush();
+    return success();
+  }
+};
+} // namespace

@@ -1,0 +1,65 @@
+//===- GemmUtils.h - building and growing coda.gemm ops ---------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Private to the transforms library: the few ways the rewrites create a GEMM
+// or extend one's epilogue, so every pattern keeps gemm_c2 and gemm_c3.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CODA_LIB_DIALECT_CODA_TRANSFORMS_GEMMUTILS_H
+#define CODA_LIB_DIALECT_CODA_TRANSFORMS_GEMMUTILS_H
+
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::coda {
+
+/// Builds the values a new epilogue yields from the accumulator and the
+/// block arguments of the inputs; the builder's insertion point is in the
+/// epilogue.
+using EpilogueBodyBuilder = function_ref<SmallVector<Value>(
+    OpBuilder &builder, Location loc, Value acc, ValueRange inputs)>;
+
+/// Creates `coda.gemm a, [weights] inputs(inputs)` with `resultTypes` and the
+/// epilogue that `body` builds.
+GemmOp createGemm(OpBuilder &builder, Location loc, TypeRange resultTypes,
+                  Value a, ValueRange weights, ValueRange inputs,
+                  EpilogueBodyBuilder body);
+
+/// Builds values that extend an epilogue, from the values it yields now and
+/// the block arguments of the newly added inputs.
+using EpilogueExtensionBuilder =
+    function_ref<SmallVector<Value>(OpBuilder &builder, Location loc,
+                                    ValueRange yielded, ValueRange newInputs)>;
+
+/// Replaces `gemm` by a GEMM with `newInputs` appended to its inputs (inputs
+/// it already has are reused, not repeated) and the values `extend` builds
+/// appended to its results, with types `newResultTypes`. The old results are
+/// replaced by the leading results of the new GEMM, which is returned.
+GemmOp extendGemm(RewriterBase &rewriter, GemmOp gemm, ValueRange newInputs,
+                  TypeRange newResultTypes, EpilogueExtensionBuilder extend);
+
+/// Replaces `linear` by the equivalent `coda.gemm`: one weight, the bias (if
+/// any) added in the epilogue.
+GemmOp convertLinearToGemm(RewriterBase &rewriter, LinearOp linear);
+
+/// Replaces `gemm` by a GEMM that reads `a` and `weights` instead and has
+/// `extraInputs` appended to its inputs (inputs it already has are reused);
+/// the epilogue and the results stay. Returns the new GEMM.
+GemmOp rebuildGemm(RewriterBase &rewriter, GemmOp gemm, Value a,
+                   ValueRange weights, ValueRange extraInputs);
+
+/// Returns the epilogue argument of the input `input` of `gemm`.
+BlockArgument getInputArgument(GemmOp gemm, Value input);
+
+/// Returns true when `value` is available at `point`: a block argument of a
+/// block enclosing it, or the result of an op before it.
+bool isDefinedBefore(Value value, Operation *point);
+
+/// Returns `type` with f32 elements, the type a value has in an epilogue.
+Type getEpilogueType(Type type);
+
+} // namespace mlir::coda
+
+#endif // CODA_LIB_DIALECT_CODA_TRANSFORMS_GEMMUTILS_H

@@ -1,0 +1,173 @@
+// RUN: coda-opt %s --split-input-file --coda-form-epilogues | FileCheck %s
+// RUN: coda-opt %s --split-input-file --coda-form-epilogues="max-epilogue-ops=1" | FileCheck %s --check-prefix=MAX1
+
+// A linear alone becomes a GEMM whose epilogue adds the bias.
+// CHECK-LABEL: func.func @linear_bias
+//       CHECK:   coda.gemm %{{.+}}, [%{{.+}}] inputs(%{{.+}}) : (tensor<?x64xbf16>, tensor<32x64xbf16>, tensor<32xbf16>) -> tensor<?x32xbf16> {
+//       CHECK:   ^bb0(%[[ACC:.+]]: tensor<?x32xf32>, %[[B:.+]]: tensor<32xf32>):
+//       CHECK:     %[[Y:.+]] = coda.add %[[ACC]], %[[B]]
+//       CHECK:     coda.yield %[[Y]]
+//   CHECK-NOT:   coda.linear
+func.func @linear_bias(%x: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %b: tensor<32xbf16>) -> tensor<?x32xbf16> {
+  %y = coda.linear %x, %w, %b : (tensor<?x64xbf16>, tensor<32x64xbf16>, tensor<32xbf16>) -> tensor<?x32xbf16>
+  return %y : tensor<?x32xbf16>
+}
+
+// -----
+
+// Residual add, the new stream kept as an output, partial sums of squares and
+// h = x * gamma: three outputs of one GEMM.
+// CHECK-LABEL: func.func @residual_partial_norm
+//  CHECK-SAME:   (%[[Y:.+]]: tensor<?x64xbf16>, %[[W:.+]]: tensor<64x64xbf16>, %[[X0:.+]]: tensor<?x64xbf16>, %[[G:.+]]: tensor<64xbf16>)
+//       CHECK:   %[[K:.+]]:3 = coda.gemm %[[Y]], [%[[W]]] inputs(%[[X0]], %[[G]]) : {{.*}} -> (tensor<?x64xbf16>, tensor<?x?xf32>, tensor<?x64xbf16>) {
+//       CHECK:   ^bb0(%[[ACC:.+]]: tensor<?x64xf32>, %[[RES:.+]]: tensor<?x64xf32>, %[[GA:.+]]: tensor<64xf32>):
+//       CHECK:     %[[X1:.+]] = coda.add %[[RES]], %[[ACC]]
+//       CHECK:     %[[P:.+]] = coda.partial_reduce %[[X1]] {kind = "sum_squares"}
+//       CHECK:     %[[H:.+]] = coda.mul %[[X1]], %[[GA]]
+//       CHECK:     coda.yield %[[X1]], %[[P]], %[[H]]
+//       CHECK:   return %[[K]]#0, %[[K]]#1, %[[K]]#2
+func.func @residual_partial_norm(%y: tensor<?x64xbf16>, %w: tensor<64x64xbf16>, %x0: tensor<?x64xbf16>, %g: tensor<64xbf16>) -> (tensor<?x64xbf16>, tensor<?x?xf32>, tensor<?x64xbf16>) {
+  %o = coda.linear %y, %w : (tensor<?x64xbf16>, tensor<64x64xbf16>) -> tensor<?x64xbf16>
+  %x1 = coda.add %x0, %o : (tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  %p = coda.partial_reduce %x1 {kind = "sum_squares"} : (tensor<?x64xbf16>) -> tensor<?x?xf32>
+  %h = coda.mul %x1, %g : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
+  return %x1, %p, %h : tensor<?x64xbf16>, tensor<?x?xf32>, tensor<?x64xbf16>
+}
+
+// -----
+
+// Activations and a scale chain into the epilogue; the intermediate values
+// leave the GEMM once nobody outside reads them.
+// CHECK-LABEL: func.func @activation_chain
+//       CHECK:   %[[K:.+]] = coda.gemm {{.*}} -> tensor<?x32xbf16> {
+//       CHECK:     coda.scale
+//       CHECK:     coda.gelu %{{.+}} {approximate = "tanh"}
+//       CHECK:     coda.silu
+//       CHECK:     coda.relu
+//       CHECK:     coda.sigmoid
+//       CHECK:     %[[T:.+]] = coda.tanh
+//       CHECK:     coda.yield %[[T]]
+//   CHECK-NOT:   coda.silu
+//       CHECK:   return %[[K]]
+func.func @activation_chain(%x: tensor<?x64xbf16>, %w: tensor<32x64xbf16>) -> tensor<?x32xbf16> {
+  %y = coda.linear %x, %w : (tensor<?x64xbf16>, tensor<32x64xbf16>) -> tensor<?x32xbf16>
+  %s = coda.scale %y {factor = 0.5 : f32} : (tensor<?x32xbf16>) -> tensor<?x32xbf16>
+  %a = coda.gelu %s {approximate = "tanh"} : (tensor<?x32xbf16>) -> tensor<?x32xbf16>
+  %b = coda.silu %a : (tensor<?x32xbf16>) -> tensor<?x32xbf16>
+  %c = coda.relu %b : (tensor<?x32xbf16>) -> tensor<?x32xbf16>
+  %d = coda.sigmoid %c : (tensor<?x32xbf16>) -> tensor<?x32xbf16>
+  %e = coda.tanh %d : (tensor<?x32xbf16>) -> tensor<?x32xbf16>
+  return %e : tensor<?x32xbf16>
+}
+
+// -----
+
+// SwiGLU on two column ranges of one GEMM halves the stored width.
+// CHECK-LABEL: func.func @swiglu
+//       CHECK:   coda.gemm %{{.+}}, [%{{.+}}, %{{.+}}] : {{.*}} -> tensor<?x32xbf16> {
+//   CHECK-DAG:     %[[G:.+]] = coda.slice %{{.+}} {offset = 0 : i64, size = 32 : i64}
+//   CHECK-DAG:     %[[U:.+]] = coda.slice %{{.+}} {offset = 32 : i64, size = 32 : i64}
+//       CHECK:     %[[A:.+]] = coda.swiglu %[[G]], %[[U]]
+//       CHECK:     coda.yield %[[A]] : tensor<?x32xf32>
+//   CHECK-NOT:   coda.swiglu
+func.func @swiglu(%h: tensor<?x64xbf16>, %wg: tensor<32x64xbf16>, %wu: tensor<32x64xbf16>) -> tensor<?x32xbf16> {
+  %gu = coda.gemm %h, [%wg, %wu] : (tensor<?x64xbf16>, tensor<32x64xbf16>, tensor<32x64xbf16>) -> tensor<?x64xbf16> {
+  ^bb0(%acc: tensor<?x64xf32>):
+    coda.yield %acc : tensor<?x64xf32>
+  }
+  %g = coda.slice %gu {offset = 0 : i64, size = 32 : i64} : (tensor<?x64xbf16>) -> tensor<?x32xbf16>
+  %u = coda.slice %gu {offset = 32 : i64, size = 32 : i64} : (tensor<?x64xbf16>) -> tensor<?x32xbf16>
+  %a = coda.swiglu %g, %u : (tensor<?x32xbf16>, tensor<?x32xbf16>) -> tensor<?x32xbf16>
+  return %a : tensor<?x32xbf16>
+}
+
+// -----
+
+// RoPE on the q and k column ranges, v untouched, concatenated back: one output.
+// CHECK-LABEL: func.func @qkv_rope
+//       CHECK:   %[[K:.+]] = coda.gemm %{{.+}}, [%{{.+}}] inputs(%{{.+}}, %{{.+}}) : {{.*}} -> tensor<?x32xbf16> {
+//   CHECK-DAG:     %[[Q:.+]] = coda.slice %{{.+}} {offset = 0 : i64, size = 16 : i64}
+//   CHECK-DAG:     %[[KK:.+]] = coda.slice %{{.+}} {offset = 16 : i64, size = 8 : i64}
+//   CHECK-DAG:     %[[V:.+]] = coda.slice %{{.+}} {offset = 24 : i64, size = 8 : i64}
+//   CHECK-DAG:     %[[QR:.+]] = coda.rope %[[Q]], {{.*}} {head_dim = 8 : i64}
+//   CHECK-DAG:     %[[KR:.+]] = coda.rope %[[KK]], {{.*}} {head_dim = 8 : i64, style = "interleaved"}
+//       CHECK:     %[[ALL:.+]] = coda.concat %[[QR]], %[[KR]], %[[V]]
+//       CHECK:     coda.yield %[[ALL]]
+//       CHECK:   return %[[K]]
+func.func @qkv_rope(%x: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %cos: tensor<?x4xf32>, %sin: tensor<?x4xf32>) -> tensor<?x32xbf16> {
+  %qkv = coda.linear %x, %w : (tensor<?x64xbf16>, tensor<32x64xbf16>) -> tensor<?x32xbf16>
+  %q = coda.slice %qkv {offset = 0 : i64, size = 16 : i64} : (tensor<?x32xbf16>) -> tensor<?x16xbf16>
+  %k = coda.slice %qkv {offset = 16 : i64, size = 8 : i64} : (tensor<?x32xbf16>) -> tensor<?x8xbf16>
+  %v = coda.slice %qkv {offset = 24 : i64, size = 8 : i64} : (tensor<?x32xbf16>) -> tensor<?x8xbf16>
+  %qr = coda.rope %q, %cos, %sin {head_dim = 8 : i64, style = "half"} : (tensor<?x16xbf16>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x16xbf16>
+  %kr = coda.rope %k, %cos, %sin {head_dim = 8 : i64, style = "interleaved"} : (tensor<?x8xbf16>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x8xbf16>
+  %out = coda.concat %qr, %kr, %v : (tensor<?x16xbf16>, tensor<?x8xbf16>, tensor<?x8xbf16>) -> tensor<?x32xbf16>
+  return %out : tensor<?x32xbf16>
+}
+
+// -----
+
+// A consumer of two GEMMs joins the later one, reading the earlier result as
+// an input (the residual of a down projection).
+// CHECK-LABEL: func.func @two_gemms
+//       CHECK:   %[[A:.+]] = coda.gemm %{{.+}}, [%{{.+}}] : {{.*}} -> tensor<?x64xbf16>
+//       CHECK:   %[[B:.+]] = coda.gemm %{{.+}}, [%{{.+}}] inputs(%[[A]])
+//       CHECK:     coda.add %[[RES:.+]], %[[ACC:.+]] :
+//       CHECK:   return %[[B]]
+func.func @two_gemms(%x: tensor<?x64xbf16>, %w0: tensor<64x64xbf16>, %w1: tensor<64x64xbf16>) -> tensor<?x64xbf16> {
+  %a = coda.linear %x, %w0 : (tensor<?x64xbf16>, tensor<64x64xbf16>) -> tensor<?x64xbf16>
+  %b = coda.linear %a, %w1 : (tensor<?x64xbf16>, tensor<64x64xbf16>) -> tensor<?x64xbf16>
+  %s = coda.add %a, %b : (tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  return %s : tensor<?x64xbf16>
+}
+
+// -----
+
+// Refused: an op on function arguments only has no producing GEMM.
+// CHECK-LABEL: func.func @no_gemm
+//       CHECK:   coda.add
+//   CHECK-NOT:   coda.gemm
+func.func @no_gemm(%a: tensor<?x64xbf16>, %b: tensor<?x64xbf16>) -> tensor<?x64xbf16> {
+  %s = coda.add %a, %b : (tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  return %s : tensor<?x64xbf16>
+}
+
+// -----
+
+// Refused: an operand computed after the GEMM cannot be read by its epilogue.
+// CHECK-LABEL: func.func @operand_after_gemm
+//       CHECK:   coda.gemm
+//       CHECK:   coda.silu
+//       CHECK:   coda.add
+func.func @operand_after_gemm(%x: tensor<?x64xbf16>, %w: tensor<64x64xbf16>, %r: tensor<?x64xbf16>) -> tensor<?x64xbf16> {
+  %y = coda.linear %x, %w : (tensor<?x64xbf16>, tensor<64x64xbf16>) -> tensor<?x64xbf16>
+  %t = coda.silu %r : (tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  %s = coda.add %y, %t : (tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  return %s : tensor<?x64xbf16>
+}
+
+// -----
+
+// Refused: a non-tile-local consumer (a norm over whole rows) stays outside.
+// CHECK-LABEL: func.func @norm_consumer
+//       CHECK:   coda.gemm
+//       CHECK:   coda.rms_norm
+func.func @norm_consumer(%x: tensor<?x64xbf16>, %w: tensor<64x64xbf16>, %g: tensor<64xbf16>) -> tensor<?x64xbf16> {
+  %y = coda.linear %x, %w : (tensor<?x64xbf16>, tensor<64x64xbf16>) -> tensor<?x64xbf16>
+  %n = coda.rms_norm %y, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
+  return %n : tensor<?x64xbf16>
+}
+
+// -----
+
+// max-epilogue-ops caps how much one epilogue absorbs.
+// MAX1-LABEL: func.func @capped_epilogue
+//       MAX1:   coda.gemm
+//       MAX1:     coda.silu
+//       MAX1:   coda.relu
+func.func @capped_epilogue(%x: tensor<?x64xbf16>, %w: tensor<64x64xbf16>) -> tensor<?x64xbf16> {
+  %y = coda.linear %x, %w : (tensor<?x64xbf16>, tensor<64x64xbf16>) -> tensor<?x64xbf16>
+  %a = coda.silu %y : (tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  %b = coda.relu %a : (tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  return %b : tensor<?x64xbf16>
+}

@@ -1,0 +1,129 @@
+// RUN: coda-opt %s --split-input-file --coda-reparameterize-norms | FileCheck %s
+// RUN: coda-opt %s --split-input-file --coda-reparameterize-norms="fold-gamma-into-weights" | FileCheck %s --check-prefix=FOLD
+
+// RMSNorm before a linear: sums of squares, rstd, h = x * gamma, and a per-row
+// scale by rstd on the GEMM's accumulator.
+// CHECK-LABEL: func.func @rms_norm_linear
+//  CHECK-SAME:   (%[[X:.+]]: tensor<?x64xbf16>, %[[G:.+]]: tensor<64xbf16>, %[[W:.+]]: tensor<32x64xbf16>)
+//       CHECK:   %[[P:.+]] = coda.partial_reduce %[[X]] {kind = "sum_squares"} : (tensor<?x64xbf16>) -> tensor<?x?xf32>
+//       CHECK:   %[[R:.+]] = coda.reduce_partials %[[P]] {count = 64 : i64, epsilon = 9.99999974E-6 : f32, kind = "rstd"} : (tensor<?x?xf32>) -> tensor<?x1xf32>
+//       CHECK:   %[[H:.+]] = coda.mul %[[X]], %[[G]] : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
+//       CHECK:   %[[Y:.+]] = coda.gemm %[[H]], [%[[W]]] inputs(%[[R]])
+//       CHECK:   ^bb0(%[[ACC:.+]]: tensor<?x32xf32>, %[[RSTD:.+]]: tensor<?x1xf32>):
+//       CHECK:     %[[S:.+]] = coda.mul %[[ACC]], %[[RSTD]]
+//       CHECK:     coda.yield %[[S]]
+//   CHECK-NOT:   coda.rms_norm
+//       CHECK:   return %[[Y]]
+// FOLD-LABEL: func.func @rms_norm_linear
+//  FOLD-SAME:   (%[[X:.+]]: tensor<?x64xbf16>, %[[G:.+]]: tensor<64xbf16>, %[[W:.+]]: tensor<32x64xbf16>)
+//       FOLD:   %[[WG:.+]] = coda.mul %[[W]], %[[G]] : (tensor<32x64xbf16>, tensor<64xbf16>) -> tensor<32x64xbf16>
+//       FOLD:   coda.gemm %[[X]], [%[[WG]]]
+func.func @rms_norm_linear(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %w: tensor<32x64xbf16>) -> tensor<?x32xbf16> {
+  %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
+  %y = coda.linear %h, %w : (tensor<?x64xbf16>, tensor<32x64xbf16>) -> tensor<?x32xbf16>
+  return %y : tensor<?x32xbf16>
+}
+
+// -----
+
+// A norm feeding an existing GEMM: the scale runs before the epilogue it had.
+// CHECK-LABEL: func.func @rms_norm_gemm
+//       CHECK:   coda.gemm %{{.+}}, [%{{.+}}, %{{.+}}] inputs(%{{.+}})
+//       CHECK:   ^bb0(%[[ACC:.+]]: tensor<?x64xf32>, %[[RSTD:.+]]: tensor<?x1xf32>):
+//       CHECK:     %[[S:.+]] = coda.mul %[[ACC]], %[[RSTD]]
+//       CHECK:     %[[A:.+]] = coda.slice %[[S]] {offset = 0 : i64, size = 32 : i64}
+//       CHECK:     %[[B:.+]] = coda.slice %[[S]] {offset = 32 : i64, size = 32 : i64}
+//       CHECK:     coda.swiglu %[[A]], %[[B]]
+func.func @rms_norm_gemm(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %wg: tensor<32x64xbf16>, %wu: tensor<32x64xbf16>) -> tensor<?x32xbf16> {
+  %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
+  %y = coda.gemm %h, [%wg, %wu] : (tensor<?x64xbf16>, tensor<32x64xbf16>, tensor<32x64xbf16>) -> tensor<?x32xbf16> {
+  ^bb0(%acc: tensor<?x64xf32>):
+    %a = coda.slice %acc {offset = 0 : i64, size = 32 : i64} : (tensor<?x64xf32>) -> tensor<?x32xf32>
+    %b = coda.slice %acc {offset = 32 : i64, size = 32 : i64} : (tensor<?x64xf32>) -> tensor<?x32xf32>
+    %s = coda.swiglu %a, %b : (tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x32xf32>
+    coda.yield %s : tensor<?x32xf32>
+  }
+  return %y : tensor<?x32xbf16>
+}
+
+// -----
+
+// One norm, two consuming linears: the statistics are computed once.
+// CHECK-LABEL: func.func @rms_norm_two_consumers
+//       CHECK:   coda.partial_reduce
+//   CHECK-NOT:   coda.partial_reduce
+//       CHECK:   coda.reduce_partials
+//       CHECK:   coda.gemm
+//       CHECK:   coda.gemm
+func.func @rms_norm_two_consumers(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %w0: tensor<32x64xbf16>, %w1: tensor<16x64xbf16>) -> (tensor<?x32xbf16>, tensor<?x16xbf16>) {
+  %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
+  %a = coda.linear %h, %w0 : (tensor<?x64xbf16>, tensor<32x64xbf16>) -> tensor<?x32xbf16>
+  %b = coda.linear %h, %w1 : (tensor<?x64xbf16>, tensor<16x64xbf16>) -> tensor<?x16xbf16>
+  return %a, %b : tensor<?x32xbf16>, tensor<?x16xbf16>
+}
+
+// -----
+
+// LayerNorm before a biased linear: mean and rstd from sums and sums of
+// squares; the accumulator is corrected by rstd, the rank-one mean term with
+// c = gamma W^T, and d = beta W^T, before the bias.
+// CHECK-LABEL: func.func @layer_norm_linear
+//  CHECK-SAME:   (%[[X:.+]]: tensor<?x64xf32>, %[[G:.+]]: tensor<64xf32>, %[[BETA:.+]]: tensor<64xf32>, %[[W:.+]]: tensor<32x64xf32>, %[[BIAS:.+]]: tensor<32xf32>)
+//       CHECK:   %[[S:.+]] = coda.partial_reduce %[[X]] : (tensor<?x64xf32>) -> tensor<?x?xf32>
+//       CHECK:   %[[Q:.+]] = coda.partial_reduce %[[X]] {kind = "sum_squares"}
+//       CHECK:   %[[STATS:.+]]:2 = coda.reduce_partials %[[S]], %[[Q]] {count = 64 : i64, epsilon = 9.99999974E-6 : f32, kind = "mean_rstd"}
+//       CHECK:   %[[H:.+]] = coda.mul %[[X]], %[[G]]
+//       CHECK:   %[[GROW:.+]] = tensor.expand_shape %[[G]] {{\[\[}}0, 1]] output_shape [1, 64]
+//       CHECK:   %[[C2:.+]] = coda.linear %[[GROW]], %[[W]] : (tensor<1x64xf32>, tensor<32x64xf32>) -> tensor<1x32xf32>
+//       CHECK:   %[[C:.+]] = tensor.collapse_shape %[[C2]]
+//       CHECK:   %[[BROW:.+]] = tensor.expand_shape %[[BETA]]
+//       CHECK:   %[[D2:.+]] = coda.linear %[[BROW]], %[[W]]
+//       CHECK:   %[[D:.+]] = tensor.collapse_shape %[[D2]]
+//       CHECK:   coda.gemm %[[H]], [%[[W]]] inputs(%[[BIAS]], %[[STATS]]#1, %[[STATS]]#0, %[[C]], %[[D]])
+//       CHECK:   ^bb0(%[[ACC:.+]]: tensor<?x32xf32>, %[[B:.+]]: tensor<32xf32>, %[[RSTD:.+]]: tensor<?x1xf32>, %[[MEAN:.+]]: tensor<?x1xf32>, %[[CA:.+]]: tensor<32xf32>, %[[DA:.+]]: tensor<32xf32>):
+//       CHECK:     %[[T0:.+]] = coda.mul %[[ACC]], %[[RSTD]]
+//       CHECK:     %[[RM:.+]] = coda.mul %[[RSTD]], %[[MEAN]]
+//       CHECK:     %[[NRM:.+]] = coda.scale %[[RM]] {factor = -1.000000e+00 : f32}
+//       CHECK:     %[[T1:.+]] = coda.add_outer %[[T0]], %[[NRM]], %[[CA]]
+//       CHECK:     %[[T2:.+]] = coda.add %[[T1]], %[[DA]]
+//       CHECK:     %[[T3:.+]] = coda.add %[[T2]], %[[B]]
+//       CHECK:     coda.yield %[[T3]]
+func.func @layer_norm_linear(%x: tensor<?x64xf32>, %g: tensor<64xf32>, %beta: tensor<64xf32>, %w: tensor<32x64xf32>, %b: tensor<32xf32>) -> tensor<?x32xf32> {
+  %h = coda.layer_norm %x, %g, %beta {epsilon = 1.0e-05 : f32} : (tensor<?x64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<?x64xf32>
+  %y = coda.linear %h, %w, %b : (tensor<?x64xf32>, tensor<32x64xf32>, tensor<32xf32>) -> tensor<?x32xf32>
+  return %y : tensor<?x32xf32>
+}
+
+// -----
+
+// Refused: a norm whose result is also returned stays, since its output is needed.
+// CHECK-LABEL: func.func @rms_norm_returned
+//       CHECK:   coda.rms_norm
+//   CHECK-NOT:   coda.partial_reduce
+func.func @rms_norm_returned(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %w: tensor<32x64xbf16>) -> (tensor<?x32xbf16>, tensor<?x64xbf16>) {
+  %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
+  %y = coda.linear %h, %w : (tensor<?x64xbf16>, tensor<32x64xbf16>) -> tensor<?x32xbf16>
+  return %y, %h : tensor<?x32xbf16>, tensor<?x64xbf16>
+}
+
+// -----
+
+// Refused: a norm feeding an elementwise op has no GEMM to take its scale.
+// CHECK-LABEL: func.func @rms_norm_elementwise_user
+//       CHECK:   coda.rms_norm
+func.func @rms_norm_elementwise_user(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>) -> tensor<?x64xbf16> {
+  %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
+  %y = coda.silu %h : (tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  return %y : tensor<?x64xbf16>
+}
+
+// -----
+
+// Refused: a norm used as a linear's weight is not an activation.
+// CHECK-LABEL: func.func @rms_norm_as_weight
+//       CHECK:   coda.rms_norm
+func.func @rms_norm_as_weight(%x: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %g: tensor<64xbf16>) -> tensor<?x32xbf16> {
+  %wn = coda.rms_norm %w, %g {epsilon = 1.0e-05 : f32} : (tensor<32x64xbf16>, tensor<64xbf16>) -> tensor<32x64xbf16>
+  %y = coda.linear %x, %wn : (tensor<?x64xbf16>, tensor<32x64xbf16>) -> tensor<?x32xbf16>
+  return %y : tensor<?x32xbf16>
+}

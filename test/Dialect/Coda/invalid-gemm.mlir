@@ -1,0 +1,517 @@
+// RUN: coda-opt %s --split-input-file --verify-diagnostics
+
+// gemm_c1: at least one weight.
+func.func @gemm_no_weights(%a: tensor<2x8xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op needs at least one weight}}
+  %y = coda.gemm %a, [] : (tensor<2x8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x0xf32>):
+    coda.yield %acc : tensor<2x0xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c1: K must agree between a and every weight.
+func.func @gemm_k_mismatch(%a: tensor<2x16xbf16>, %w: tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op contraction size mismatch: a has K = 16 but weight #0 has K = 8}}
+  %y = coda.gemm %a, [%w] : (tensor<2x16xbf16>, tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c1: K must agree between a and every weight; the diagnostic names the weight.
+func.func @gemm_k_mismatch_second_weight(%a: tensor<2x8xbf16>, %w0: tensor<8x8xbf16>, %w1: tensor<8x16xbf16>) -> tensor<2x16xbf16> {
+  // expected-error @+1 {{'coda.gemm' op contraction size mismatch: a has K = 8 but weight #1 has K = 16}}
+  %y = coda.gemm %a, [%w0, %w1] : (tensor<2x8xbf16>, tensor<8x8xbf16>, tensor<8x16xbf16>) -> tensor<2x16xbf16> {
+  ^bb0(%acc: tensor<2x16xf32>):
+    coda.yield %acc : tensor<2x16xf32>
+  }
+  return %y : tensor<2x16xbf16>
+}
+
+// -----
+
+// gemm_c1: K must agree between a and every weight; a_layout = "km" reads K from dim 0 of a.
+func.func @gemm_k_mismatch_km(%a: tensor<16x8xbf16>, %w: tensor<8x8xbf16>) -> tensor<8x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op contraction size mismatch: a has K = 16 but weight #0 has K = 8}}
+  %y = coda.gemm %a, [%w] {a_layout = "km"} : (tensor<16x8xbf16>, tensor<8x8xbf16>) -> tensor<8x8xbf16> {
+  ^bb0(%acc: tensor<8x8xf32>):
+    coda.yield %acc : tensor<8x8xf32>
+  }
+  return %y : tensor<8x8xbf16>
+}
+
+// -----
+
+// gemm_c1: K must agree between a and every weight; b_layout = "kn" reads K from dim 0 of the weight.
+func.func @gemm_k_mismatch_kn(%a: tensor<2x16xbf16>, %w: tensor<8x16xbf16>) -> tensor<2x16xbf16> {
+  // expected-error @+1 {{'coda.gemm' op contraction size mismatch: a has K = 16 but weight #0 has K = 8}}
+  %y = coda.gemm %a, [%w] {b_layout = "kn"} : (tensor<2x16xbf16>, tensor<8x16xbf16>) -> tensor<2x16xbf16> {
+  ^bb0(%acc: tensor<2x16xf32>):
+    coda.yield %acc : tensor<2x16xf32>
+  }
+  return %y : tensor<2x16xbf16>
+}
+
+// -----
+
+// gemm_c1: K must agree between a and every weight, with both transposed layouts.
+func.func @gemm_k_mismatch_km_kn(%a: tensor<16x8xbf16>, %w: tensor<8x16xbf16>) -> tensor<8x16xbf16> {
+  // expected-error @+1 {{'coda.gemm' op contraction size mismatch: a has K = 16 but weight #0 has K = 8}}
+  %y = coda.gemm %a, [%w] {a_layout = "km", b_layout = "kn"} : (tensor<16x8xbf16>, tensor<8x16xbf16>) -> tensor<8x16xbf16> {
+  ^bb0(%acc: tensor<8x16xf32>):
+    coda.yield %acc : tensor<8x16xf32>
+  }
+  return %y : tensor<8x16xbf16>
+}
+
+// -----
+
+// gemm_c1: every weight has the element type of a.
+func.func @gemm_weight_element_type(%a: tensor<2x8xbf16>, %w: tensor<8x8xf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op weight #0 has element type 'f16' but a has 'bf16'}}
+  %y = coda.gemm %a, [%w] : (tensor<2x8xbf16>, tensor<8x8xf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c1: weights have static shapes; here N (dim 0 in "nk") is dynamic.
+func.func @gemm_weight_dynamic_columns(%a: tensor<2x8xbf16>, %w: tensor<?x8xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op weight #0 has a dynamic number of columns}}
+  %y = coda.gemm %a, [%w] : (tensor<2x8xbf16>, tensor<?x8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x?xf32>):
+    coda.yield %acc : tensor<2x?xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c1: weights have static shapes; here N (dim 1 in "kn") is dynamic.
+func.func @gemm_weight_dynamic_columns_kn(%a: tensor<2x8xbf16>, %w: tensor<8x?xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op weight #0 has a dynamic number of columns}}
+  %y = coda.gemm %a, [%w] {b_layout = "kn"} : (tensor<2x8xbf16>, tensor<8x?xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x?xf32>):
+    coda.yield %acc : tensor<2x?xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c5: the contiguous dimension of a weight (K in "nk") must be static for TMA.
+func.func @gemm_weight_dynamic_contiguous(%a: tensor<2x8xbf16>, %w: tensor<8x?xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op weight #0 has a dynamic contiguous dimension; TMA needs a static row stride}}
+  %y = coda.gemm %a, [%w] : (tensor<2x8xbf16>, tensor<8x?xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c5: the contiguous dimension of a (K in "mk") must be static for TMA.
+func.func @gemm_a_dynamic_contiguous(%a: tensor<2x?xbf16>, %w: tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op a has a dynamic contiguous dimension; TMA needs a static row stride}}
+  %y = coda.gemm %a, [%w] : (tensor<2x?xbf16>, tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c5: the contiguous dimension of a (M in "km") must be static for TMA.
+func.func @gemm_a_dynamic_contiguous_km(%a: tensor<8x?xbf16>, %w: tensor<8x8xbf16>) -> tensor<?x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op a has a dynamic contiguous dimension; TMA needs a static row stride}}
+  %y = coda.gemm %a, [%w] {a_layout = "km"} : (tensor<8x?xbf16>, tensor<8x8xbf16>) -> tensor<?x8xbf16> {
+  ^bb0(%acc: tensor<?x8xf32>):
+    coda.yield %acc : tensor<?x8xf32>
+  }
+  return %y : tensor<?x8xbf16>
+}
+
+// -----
+
+// gemm_c5: rows of a must be a multiple of 16 bytes (K = 12 in bf16 is 24 bytes).
+func.func @gemm_tma_a_bf16(%a: tensor<2x12xbf16>, %w: tensor<12x8xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op a contiguous size = 12 gives rows of 24 bytes in 'bf16'; TMA needs a multiple of 16 bytes (a contiguous size a multiple of 8)}}
+  %y = coda.gemm %a, [%w] {b_layout = "kn"} : (tensor<2x12xbf16>, tensor<12x8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c5: rows of a must be a multiple of 16 bytes; in "km" the contiguous dimension is M.
+func.func @gemm_tma_a_km_f32(%a: tensor<4x6xf32>, %w: tensor<4x4xf32>) -> tensor<6x4xf32> {
+  // expected-error @+1 {{'coda.gemm' op a contiguous size = 6 gives rows of 24 bytes in 'f32'; TMA needs a multiple of 16 bytes (a contiguous size a multiple of 4)}}
+  %y = coda.gemm %a, [%w] {a_layout = "km"} : (tensor<4x6xf32>, tensor<4x4xf32>) -> tensor<6x4xf32> {
+  ^bb0(%acc: tensor<6x4xf32>):
+    coda.yield %acc : tensor<6x4xf32>
+  }
+  return %y : tensor<6x4xf32>
+}
+
+// -----
+
+// gemm_c5: rows of a weight must be a multiple of 16 bytes (K = 12 in bf16 is 24 bytes).
+func.func @gemm_tma_weight_bf16(%a: tensor<2x12xbf16>, %w: tensor<8x12xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op weight #0 contiguous size = 12 gives rows of 24 bytes in 'bf16'; TMA needs a multiple of 16 bytes (weight #0 contiguous size a multiple of 8)}}
+  %y = coda.gemm %a, [%w] : (tensor<2x12xbf16>, tensor<8x12xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c5: rows of a weight must be a multiple of 16 bytes; in "kn" the contiguous dimension is N.
+func.func @gemm_tma_weight_kn_f16(%a: tensor<2x8xf16>, %w: tensor<8x4xf16>) -> tensor<2x4xf16> {
+  // expected-error @+1 {{'coda.gemm' op weight #0 contiguous size = 4 gives rows of 8 bytes in 'f16'; TMA needs a multiple of 16 bytes (weight #0 contiguous size a multiple of 8)}}
+  %y = coda.gemm %a, [%w] {b_layout = "kn"} : (tensor<2x8xf16>, tensor<8x4xf16>) -> tensor<2x4xf16> {
+  ^bb0(%acc: tensor<2x4xf32>):
+    coda.yield %acc : tensor<2x4xf32>
+  }
+  return %y : tensor<2x4xf16>
+}
+
+// -----
+
+// gemm_c5: rows of a weight must be a multiple of 16 bytes; f32 needs K a multiple of 4.
+func.func @gemm_tma_weight_f32(%a: tensor<2x2xf32>, %w: tensor<4x2xf32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{'coda.gemm' op weight #0 contiguous size = 2 gives rows of 8 bytes in 'f32'; TMA needs a multiple of 16 bytes (weight #0 contiguous size a multiple of 4)}}
+  %y = coda.gemm %a, [%w] : (tensor<2x2xf32>, tensor<4x2xf32>) -> tensor<2x4xf32> {
+  ^bb0(%acc: tensor<2x4xf32>):
+    coda.yield %acc : tensor<2x4xf32>
+  }
+  return %y : tensor<2x4xf32>
+}
+
+// -----
+
+// gemm_c3: every result has floating-point elements (the yield is rounded to them).
+func.func @gemm_integer_result(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>) -> (tensor<2x8xbf16>, tensor<2x8xi32>) {
+  // expected-error @+1 {{'coda.gemm' op result #1 must be variadic of 1D/2D tensor of bfloat16 type or 16-bit float or 32-bit float values, but got 'tensor<2x8xi32>'}}
+  %y, %z = coda.gemm %a, [%w] : (tensor<2x8xbf16>, tensor<8x8xbf16>) -> (tensor<2x8xbf16>, tensor<2x8xi32>) {
+  ^bb0(%acc: tensor<2x8xf32>):
+    coda.yield %acc, %acc : tensor<2x8xf32>, tensor<2x8xf32>
+  }
+  return %y, %z : tensor<2x8xbf16>, tensor<2x8xi32>
+}
+
+// -----
+
+// gemm_c2: one block argument for the accumulator and one per input.
+func.func @gemm_missing_input_argument(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>, %r: tensor<2x8xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op epilogue has 1 arguments but expected 2 (the accumulator and one per input)}}
+  %y = coda.gemm %a, [%w] inputs(%r) : (tensor<2x8xbf16>, tensor<8x8xbf16>, tensor<2x8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c2: one block argument for the accumulator and one per input; an extra one is rejected.
+func.func @gemm_extra_argument(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op epilogue has 2 arguments but expected 1 (the accumulator and one per input)}}
+  %y = coda.gemm %a, [%w] : (tensor<2x8xbf16>, tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>, %extra: tensor<2x8xf32>):
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c2: the accumulator argument is required.
+func.func @gemm_no_arguments(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>) {
+  // expected-error @+1 {{'coda.gemm' op epilogue has 0 arguments but expected 1 (the accumulator and one per input)}}
+  coda.gemm %a, [%w] : (tensor<2x8xbf16>, tensor<8x8xbf16>) -> () {
+    coda.yield
+  }
+  return
+}
+
+// -----
+
+// gemm_c2: the accumulator is tensor<M x N x f32> with N the sum of the weights' rows.
+func.func @gemm_accumulator_n(%a: tensor<2x8xbf16>, %w0: tensor<8x8xbf16>, %w1: tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op epilogue accumulator has type 'tensor<2x8xf32>' but expected 'tensor<2x16xf32>'}}
+  %y = coda.gemm %a, [%w0, %w1] : (tensor<2x8xbf16>, tensor<8x8xbf16>, tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c2: the accumulator has f32 elements, whatever the element type of a.
+func.func @gemm_accumulator_bf16(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op epilogue accumulator has type 'tensor<2x8xbf16>' but expected 'tensor<2x8xf32>'}}
+  %y = coda.gemm %a, [%w] : (tensor<2x8xbf16>, tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xbf16>):
+    coda.yield %acc : tensor<2x8xbf16>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c2: the accumulator has the M rows of a.
+func.func @gemm_accumulator_rows(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op epilogue accumulator has type 'tensor<4x8xf32>' but expected 'tensor<2x8xf32>'}}
+  %y = coda.gemm %a, [%w] : (tensor<2x8xbf16>, tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<4x8xf32>):
+    coda.yield %acc : tensor<4x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c2: a dynamic M stays dynamic in the accumulator type.
+func.func @gemm_accumulator_rows_dynamic(%a: tensor<?x8xbf16>, %w: tensor<8x8xbf16>) -> tensor<?x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op epilogue accumulator has type 'tensor<2x8xf32>' but expected 'tensor<?x8xf32>'}}
+  %y = coda.gemm %a, [%w] : (tensor<?x8xbf16>, tensor<8x8xbf16>) -> tensor<?x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<?x8xbf16>
+}
+
+// -----
+
+// gemm_c2: with a_layout = "km" and b_layout = "kn" the accumulator is [dim(a, 1), dim(b, 1)].
+func.func @gemm_accumulator_km_kn(%a: tensor<8x16xbf16>, %w: tensor<8x24xbf16>) -> tensor<16x24xbf16> {
+  // expected-error @+1 {{'coda.gemm' op epilogue accumulator has type 'tensor<8x8xf32>' but expected 'tensor<16x24xf32>'}}
+  %y = coda.gemm %a, [%w] {a_layout = "km", b_layout = "kn"} : (tensor<8x16xbf16>, tensor<8x24xbf16>) -> tensor<16x24xbf16> {
+  ^bb0(%acc: tensor<8x8xf32>):
+    coda.yield %acc : tensor<8x8xf32>
+  }
+  return %y : tensor<16x24xbf16>
+}
+
+// -----
+
+// gemm_c2: a floating-point input is widened to f32 in the region.
+func.func @gemm_input_not_widened(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>, %r: tensor<2x8xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op epilogue argument for input #0 has type 'tensor<2x8xbf16>' but expected 'tensor<2x8xf32>'}}
+  %y = coda.gemm %a, [%w] inputs(%r) : (tensor<2x8xbf16>, tensor<8x8xbf16>, tensor<2x8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>, %res: tensor<2x8xbf16>):
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c2: an integer input keeps its own type in the region.
+func.func @gemm_integer_input_changed(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>, %b: tensor<8xbf16>, %t: tensor<2xi64>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op epilogue argument for input #1 has type 'tensor<2xf32>' but expected 'tensor<2xi64>'}}
+  %y = coda.gemm %a, [%w] inputs(%b, %t) : (tensor<2x8xbf16>, tensor<8x8xbf16>, tensor<8xbf16>, tensor<2xi64>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>, %bias: tensor<8xf32>, %targets: tensor<2xf32>):
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c4: coda.rms_norm needs whole rows and is not tile-local.
+func.func @gemm_epilogue_rms_norm(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>, %g: tensor<8xbf16>) -> tensor<2x8xbf16> {
+  %y = coda.gemm %a, [%w] inputs(%g) : (tensor<2x8xbf16>, tensor<8x8xbf16>, tensor<8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>, %gamma: tensor<8xf32>):
+    // expected-error @+1 {{'coda.rms_norm' op is not tile-local and cannot run in a GEMM epilogue}}
+    %n = coda.rms_norm %acc, %gamma {epsilon = 1.0e-05 : f32} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+    coda.yield %n : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c4: coda.linear is a GEMM of its own and is not tile-local.
+func.func @gemm_epilogue_linear(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>, %w2: tensor<8x8xf32>) -> tensor<2x8xbf16> {
+  %y = coda.gemm %a, [%w] inputs(%w2) : (tensor<2x8xbf16>, tensor<8x8xbf16>, tensor<8x8xf32>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>, %v: tensor<8x8xf32>):
+    // expected-error @+1 {{'coda.linear' op is not tile-local and cannot run in a GEMM epilogue}}
+    %l = coda.linear %acc, %v : (tensor<2x8xf32>, tensor<8x8xf32>) -> tensor<2x8xf32>
+    coda.yield %l : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c4: coda.cross_entropy needs whole rows and is not tile-local.
+func.func @gemm_epilogue_cross_entropy(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>, %t: tensor<2xi64>) -> tensor<2x8xbf16> {
+  %y = coda.gemm %a, [%w] inputs(%t) : (tensor<2x8xbf16>, tensor<8x8xbf16>, tensor<2xi64>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>, %targets: tensor<2xi64>):
+    // expected-error @+1 {{'coda.cross_entropy' op is not tile-local and cannot run in a GEMM epilogue}}
+    %l = coda.cross_entropy %acc, %targets {reduction = "none"} : (tensor<2x8xf32>, tensor<2xi64>) -> tensor<2xf32>
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c4: coda.reduce_partials combines partials across tiles and is not tile-local.
+func.func @gemm_epilogue_reduce_partials(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>) -> tensor<2x?xf32> {
+  %y = coda.gemm %a, [%w] : (tensor<2x8xbf16>, tensor<8x8xbf16>) -> tensor<2x?xf32> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    %p = coda.partial_reduce %acc {kind = "sum"} : (tensor<2x8xf32>) -> tensor<2x?xf32>
+    // expected-error @+1 {{'coda.reduce_partials' op is not tile-local and cannot run in a GEMM epilogue}}
+    %s = coda.reduce_partials %p {kind = "sum"} : (tensor<2x?xf32>) -> tensor<2x1xf32>
+    coda.yield %p : tensor<2x?xf32>
+  }
+  return %y : tensor<2x?xf32>
+}
+
+// -----
+
+// gemm_c3: the epilogue ends in coda.yield; func.return there fails its own HasParent check first.
+func.func @gemm_epilogue_func_return(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  %y = coda.gemm %a, [%w] : (tensor<2x8xbf16>, tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    // expected-error @+1 {{'func.return' op expects parent op 'func.func'}}
+    func.return %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c3: the epilogue ends in coda.yield; without any terminator MLIR's block check fires first.
+func.func @gemm_epilogue_no_terminator(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  %y = coda.gemm %a, [%w] : (tensor<2x8xbf16>, tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    // expected-error @+1 {{block with no terminator, has %1 = "coda.relu"(%arg0) : (tensor<2x8xf32>) -> tensor<2x8xf32>}}
+    %s = coda.relu %acc : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c3: coda.yield yields one value per result.
+func.func @gemm_yield_count(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  %y = coda.gemm %a, [%w] : (tensor<2x8xbf16>, tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    // expected-error @+1 {{'coda.yield' op yields 2 values but the GEMM has 1 results}}
+    coda.yield %acc, %acc : tensor<2x8xf32>, tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c3: each yielded value has the shape of its result (here the columns differ).
+func.func @gemm_yield_columns(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>) -> tensor<2x16xbf16> {
+  %y = coda.gemm %a, [%w] : (tensor<2x8xbf16>, tensor<8x8xbf16>) -> tensor<2x16xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    // expected-error @+1 {{'coda.yield' op value #0 has type 'tensor<2x8xf32>' but result #0 of type 'tensor<2x16xbf16>' needs a value of its shape with f32 elements}}
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<2x16xbf16>
+}
+
+// -----
+
+// gemm_c3: each yielded value has the shape of its result (here the static rows differ).
+func.func @gemm_yield_rows(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>) -> tensor<4x8xbf16> {
+  %y = coda.gemm %a, [%w] : (tensor<2x8xbf16>, tensor<8x8xbf16>) -> tensor<4x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    // expected-error @+1 {{'coda.yield' op value #0 has type 'tensor<2x8xf32>' but result #0 of type 'tensor<4x8xbf16>' needs a value of its shape with f32 elements}}
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<4x8xbf16>
+}
+
+// -----
+
+// gemm_c3: each yielded value has the shape of its result (here the ranks differ).
+func.func @gemm_yield_rank(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>) -> tensor<16xbf16> {
+  %y = coda.gemm %a, [%w] : (tensor<2x8xbf16>, tensor<8x8xbf16>) -> tensor<16xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    // expected-error @+1 {{'coda.yield' op value #0 has type 'tensor<2x8xf32>' but result #0 of type 'tensor<16xbf16>' needs a value of its shape with f32 elements}}
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<16xbf16>
+}
+
+// -----
+
+// gemm_c3: each yielded value has f32 elements; an integer input passed through is rejected.
+func.func @gemm_yield_element_type(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>, %i: tensor<2x8xi32>) -> (tensor<2x8xbf16>, tensor<2x8xbf16>) {
+  %y, %z = coda.gemm %a, [%w] inputs(%i) : (tensor<2x8xbf16>, tensor<8x8xbf16>, tensor<2x8xi32>) -> (tensor<2x8xbf16>, tensor<2x8xbf16>) {
+  ^bb0(%acc: tensor<2x8xf32>, %ints: tensor<2x8xi32>):
+    // expected-error @+1 {{'coda.yield' op value #1 has type 'tensor<2x8xi32>' but result #1 of type 'tensor<2x8xbf16>' needs a value of its shape with f32 elements}}
+    coda.yield %acc, %ints : tensor<2x8xf32>, tensor<2x8xi32>
+  }
+  return %y, %z : tensor<2x8xbf16>, tensor<2x8xbf16>
+}
+
+// -----
+
+// HasParent<"GemmOp">: coda.yield ends only a GEMM epilogue.
+func.func @yield_outside_gemm() {
+  // expected-error @+1 {{'coda.yield' op expects parent op 'coda.gemm'}}
+  coda.yield
+}
+
+// -----
+
+// a_layout is "mk" or "km".
+func.func @gemm_bad_a_layout(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{custom op 'coda.gemm' 'coda.gemm' op attribute 'a_layout' failed to satisfy constraint: string attribute one of "mk", "km"}}
+  %y = coda.gemm %a, [%w] {a_layout = "mn"} : (tensor<2x8xbf16>, tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// b_layout is "nk" or "kn".
+func.func @gemm_bad_b_layout(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{custom op 'coda.gemm' 'coda.gemm' op attribute 'b_layout' failed to satisfy constraint: string attribute one of "nk", "kn"}}
+  %y = coda.gemm %a, [%w] {b_layout = "NK"} : (tensor<2x8xbf16>, tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// IsolatedFromAbove: the epilogue sees outside values only through inputs(...).
+func.func @gemm_implicit_capture(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>, %r: tensor<2x8xf32>) -> tensor<2x8xbf16> {
+  // expected-note @+1 {{required by region isolation constraints}}
+  %y = coda.gemm %a, [%w] : (tensor<2x8xbf16>, tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    // expected-error @+1 {{'coda.add' op using value defined outside the region}}
+    %s = coda.add %acc, %r : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+    coda.yield %s : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}

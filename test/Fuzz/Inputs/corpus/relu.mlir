@@ -1,0 +1,4 @@
+func.func @relu(%x: tensor<?x64xbf16>) -> tensor<?x64xbf16> {
+  %y = coda.relu %x : (tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  return %y : tensor<?x64xbf16>
+}

@@ -1,0 +1,4 @@
+func.func @tanh(%x: tensor<?x64xbf16>) -> tensor<?x64xbf16> {
+  %y = coda.tanh %x : (tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  return %y : tensor<?x64xbf16>
+}
