@@ -36,6 +36,25 @@ struct CodaFusePipelineOptions
 void buildCodaFusePipeline(OpPassManager &pm,
                            const CodaFusePipelineOptions &options);
 
+/// Options of `coda-cpu-pipeline`.
+struct CodaCpuPipelineOptions
+    : public PassPipelineOptions<CodaCpuPipelineOptions> {
+  Option<bool> computeInF64{
+      *this, "compute-in-f64",
+      llvm::cl::desc("Compute and store every floating-point tensor in f64 "
+                     "(the reference)"),
+      llvm::cl::init(false)};
+};
+
+/// Builds the CPU reference pipeline on a `builtin.module` pass manager:
+/// coda functions at the graph or epilogue level become LLVM-dialect
+/// functions for the ExecutionEngine. Tensors become memrefs with the
+/// identity layout; a function returns its results as memref descriptors
+/// whose buffers it allocated with `malloc`. Functions that carry
+/// `llvm.emit_c_interface` get a `_mlir_ciface_` wrapper.
+void buildCodaCpuPipeline(OpPassManager &pm,
+                          const CodaCpuPipelineOptions &options);
+
 /// Registers every coda pipeline with the global pass registry.
 void registerCodaPipelines();
 

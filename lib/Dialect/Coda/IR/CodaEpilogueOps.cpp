@@ -137,11 +137,10 @@ LogicalResult GemmOp::verify() {
   return success();
 }
 
-/// Returns true for the ops an epilogue can run on a tile in registers.
-static bool isTileLocal(Operation *op) {
+bool mlir::coda::isTileLocalOp(Operation *op) {
   return isa<AddOp, AddOuterOp, MulOp, ScaleOp, SiLUOp, ReLUOp, SigmoidOp,
              TanhOp, GELUOp, SwiGLUOp, RoPEOp, SliceOp, ConcatOp,
-             PartialReduceOp>(op);
+             PartialReduceOp, PartialGatherOp>(op);
 }
 
 LogicalResult GemmOp::verifyRegions() {
@@ -166,7 +165,7 @@ LogicalResult GemmOp::verifyRegions() {
 
   // gemm_c4: only tile-local ops.
   for (Operation &op : body.without_terminator())
-    if (!isTileLocal(&op))
+    if (!isTileLocalOp(&op))
       return op.emitOpError("is not tile-local and cannot run in a GEMM "
                             "epilogue");
 
@@ -204,33 +203,122 @@ LogicalResult GemmOp::verifyRegions() {
 // PartialReduceOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult PartialReduceOp::verify() {
-  auto xType = getX().getType();
-  auto resultType = getResult().getType();
-  // partial_reduce_c2: a positive block width.
+/// Checks the `[M, T]` partials of blocks of `tile_n` columns of `x`
+/// (partial_reduce_c1/c2, partial_gather_c2).
+static LogicalResult verifyPartials(Operation *op, Value x, Value result,
+                                    std::optional<uint64_t> tileNAttr) {
+  auto xType = tensorType(x);
+  auto resultType = tensorType(result);
   std::optional<int64_t> tileN;
-  if (getTileN())
-    tileN = static_cast<int64_t>(*getTileN());
+  if (tileNAttr)
+    tileN = static_cast<int64_t>(*tileNAttr);
   if (tileN && *tileN <= 0)
-    return emitOpError("tile_n must be positive, got ") << *tileN;
+    return op->emitOpError("tile_n must be positive, got ") << *tileN;
   if (xType.isDynamicDim(1))
-    return emitOpError("x must have a static number of columns, got ") << xType;
-  // partial_reduce_c1: one partial per row and block.
-  if (failed(
-          verifyRows(*this, getResult(), "result", xType.getDimSize(0), "x")))
+    return op->emitOpError("x must have a static number of columns, got ")
+           << xType;
+  if (failed(verifyRows(op, result, "result", xType.getDimSize(0), "x")))
     return failure();
   int64_t blocks = resultType.getDimSize(1);
   if (ShapedType::isDynamic(blocks))
     return success();
   if (!tileN)
-    return emitOpError("a static number of partials (")
+    return op->emitOpError("a static number of partials (")
            << blocks << ") needs a tile_n";
   int64_t expected = llvm::divideCeil(xType.getDimSize(1), *tileN);
   if (blocks != expected)
-    return emitOpError("expected ")
+    return op->emitOpError("expected ")
            << expected << " partials per row for " << xType.getDimSize(1)
            << " columns in blocks of " << *tileN << ", got " << blocks;
   return success();
+}
+
+LogicalResult PartialReduceOp::verify() {
+  return verifyPartials(*this, getX(), getResult(), getTileN());
+}
+
+//===----------------------------------------------------------------------===//
+// PartialGatherOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PartialGatherOp::verify() {
+  // partial_gather_c1: one target per row.
+  if (failed(verifyCommonRows(*this, {{getX(), "x"},
+                                      {getTargets(), "targets"},
+                                      {getResult(), "the result"}})))
+    return failure();
+  // partial_gather_c2.
+  return verifyPartials(*this, getX(), getResult(), getTileN());
+}
+
+//===----------------------------------------------------------------------===//
+// CrossEntropyFromPartialsOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CrossEntropyFromPartialsOp::verify() {
+  // cross_entropy_from_partials_c1: one row each.
+  SmallVector<RowOperand> rows = {{getLse(), "lse"},
+                                  {getTargetLogits(), "target_logits"},
+                                  {getTargets(), "targets"}};
+  auto resultType = tensorType(getResult());
+  // cross_entropy_from_partials_c2: a scalar, or one loss per row.
+  if (getReduction() == "none") {
+    if (resultType.getRank() != 1)
+      return emitOpError("reduction \"none\" expects a result of type "
+                         "tensor<Mxf32>, got ")
+             << resultType;
+    rows.push_back({getResult(), "the result"});
+  } else if (resultType.getRank() != 0) {
+    return emitOpError("reduction \"")
+           << getReduction() << "\" expects a result of type tensor<f32>, got "
+           << resultType;
+  }
+  return verifyCommonRows(*this, rows);
+}
+
+//===----------------------------------------------------------------------===//
+// NormStatisticsOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult NormStatisticsOp::verify() {
+  auto xType = tensorType(getX());
+  bool scaled = static_cast<bool>(getGamma());
+  bool layer = getKind() == "layer_norm";
+  // norm_statistics_c1: the results.
+  size_t expected = (scaled ? 1 : 0) + (layer ? 2 : 1);
+  if (getResults().size() != expected)
+    return emitOpError("expected ")
+           << expected << " results (" << (scaled ? "h, " : "") << "rstd"
+           << (layer ? ", mean" : "") << "), got " << getResults().size();
+
+  // norm_statistics_c2: their types.
+  SmallVector<RowOperand> rows = {{getX(), "x"}};
+  for (auto [index, result] : llvm::enumerate(getResults())) {
+    auto type = tensorType(result);
+    std::string name = "result #" + std::to_string(index);
+    rows.push_back({result, name});
+    if (scaled && index == 0) {
+      if (type.getDimSize(1) != xType.getDimSize(1) ||
+          type.getElementType() != xType.getElementType())
+        return emitOpError("h must have the columns and element type of x, "
+                           "got ")
+               << type;
+      continue;
+    }
+    if (type.getDimSize(1) != 1 || !type.getElementType().isF32())
+      return emitOpError(name) << " is a per-row statistic and must be [M, 1] "
+                                  "f32, got "
+                               << type;
+  }
+  if (scaled &&
+      (failed(
+           verifyVectorSize(*this, getGamma(), "gamma", xType.getDimSize(1))) ||
+       failed(verifySameElementType(*this, getGamma(), "gamma", getX(), "x"))))
+    return failure();
+  if (failed(verifyCommonRows(*this, rows)))
+    return failure();
+  // norm_statistics_c3.
+  return verifyEpsilon(*this, getEpsilon());
 }
 
 //===----------------------------------------------------------------------===//

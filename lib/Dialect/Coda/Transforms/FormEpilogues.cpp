@@ -22,19 +22,12 @@ namespace mlir::coda {
 using namespace mlir;
 using namespace mlir::coda;
 
-/// Returns true for the graph-level ops an epilogue can compute on a tile.
-static bool isAbsorbable(Operation *op) {
-  return isa<AddOp, AddOuterOp, MulOp, ScaleOp, SiLUOp, ReLUOp, SigmoidOp,
-             TanhOp, GELUOp, SwiGLUOp, RoPEOp, SliceOp, ConcatOp,
-             PartialReduceOp>(op);
-}
-
 /// Returns the GEMM whose epilogue can compute `op`, or the reason none can:
 /// some operand must be a result of that GEMM, and every other operand must
 /// be available before it.
 static FailureOr<GemmOp>
 findAbsorbingGemm(Operation *op, unsigned maxEpilogueOps, std::string &reason) {
-  if (!isAbsorbable(op)) {
+  if (!isTileLocalOp(op)) {
     reason = "'" + op->getName().getStringRef().str() + "' is not tile-local";
     return failure();
   }
@@ -86,7 +79,7 @@ struct AbsorbIntoEpilogue : public RewritePattern {
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    if (!isAbsorbable(op) || isa<GemmOp>(op->getParentOp()))
+    if (!isTileLocalOp(op) || isa<GemmOp>(op->getParentOp()))
       return rewriter.notifyMatchFailure(op, "not a graph-level tile-local op");
     std::string reason;
     FailureOr<GemmOp> gemm = findAbsorbingGemm(op, maxEpilogueOps, reason);
@@ -122,6 +115,48 @@ struct AbsorbIntoEpilogue : public RewritePattern {
   unsigned maxEpilogueOps;
 };
 
+/// Computes a cross-entropy over a GEMM's logits from per-tile partials in
+/// the GEMM's epilogue, the log-sum-exp and the target logit of each tile, so
+/// the loss never reads the logits (and, when nothing else does, they are
+/// never stored).
+struct CrossEntropyFromEpilogue : public OpRewritePattern<CrossEntropyOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(CrossEntropyOp op,
+                                PatternRewriter &rewriter) const override {
+    auto producer = op.getLogits().getDefiningOp<GemmOp>();
+    if (!producer)
+      return rewriter.notifyMatchFailure(op, "the logits come from no GEMM");
+    if (!isDefinedBefore(op.getTargets(), producer))
+      return rewriter.notifyMatchFailure(
+          op, "the targets are computed after the GEMM");
+
+    unsigned resultIndex = cast<OpResult>(op.getLogits()).getResultNumber();
+    auto logitsType = cast<RankedTensorType>(op.getLogits().getType());
+    auto partialsType =
+        RankedTensorType::get({logitsType.getDimSize(0), ShapedType::kDynamic},
+                              rewriter.getF32Type());
+    Value targets = op.getTargets();
+    GemmOp extended = extendGemm(
+        rewriter, producer, targets, {partialsType, partialsType},
+        [&](OpBuilder &builder, Location loc, ValueRange yielded,
+            ValueRange newInputs) -> SmallVector<Value> {
+          Value logits = yielded[resultIndex];
+          Value lse = PartialReduceOp::create(builder, loc, partialsType,
+                                              logits, "lse", IntegerAttr());
+          Value picked = PartialGatherOp::create(
+              builder, loc, partialsType, logits, newInputs[0], IntegerAttr());
+          return {lse, picked};
+        });
+    unsigned count = extended.getNumResults();
+    rewriter.replaceOpWithNewOp<CrossEntropyFromPartialsOp>(
+        op, op.getType(), extended.getResult(count - 2),
+        extended.getResult(count - 1), targets, op.getIgnoreIndexAttr(),
+        op.getReductionAttr());
+    return success();
+  }
+};
+
 struct CodaFormEpiloguesPass
     : public coda::impl::CodaFormEpiloguesPassBase<CodaFormEpiloguesPass> {
   using Base::Base;
@@ -138,7 +173,7 @@ struct CodaFormEpiloguesPass
 void mlir::coda::populateFormEpiloguesPatterns(RewritePatternSet &patterns,
                                                unsigned maxEpilogueOps) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<LinearToGemm>(context);
+  patterns.add<LinearToGemm, CrossEntropyFromEpilogue>(context);
   patterns.add<AbsorbIntoEpilogue>(context, maxEpilogueOps);
   // Results nobody reads any more leave the GEMM, and their epilogue ops die.
   GemmOp::getCanonicalizationPatterns(patterns, context);
@@ -149,9 +184,12 @@ std::string mlir::coda::explainUnfused(Operation *op, unsigned maxEpilogueOps) {
     return "";
   if (isa<AttentionOp>(op))
     return "attention is a boundary: it runs as the caller's kernel";
-  if (isa<ReducePartialsOp>(op))
+  if (isa<ReducePartialsOp, CrossEntropyFromPartialsOp>(op))
     return "finishes per-tile partials across the whole row (a small "
            "reduction kernel)";
+  if (isa<NormStatisticsOp>(op))
+    return "the norm's input is a function argument: no producing GEMM, so "
+           "its statistics take a kernel of their own";
   if (isa<LinearOp, MatmulOp>(op))
     return "a GEMM of its own";
   if (auto partial = dyn_cast<PartialReduceOp>(op)) {
@@ -170,7 +208,9 @@ std::string mlir::coda::explainUnfused(Operation *op, unsigned maxEpilogueOps) {
     return "not reparameterized";
   }
   if (isa<CrossEntropyOp>(op))
-    return "cross-entropy over materialized logits";
+    return op->getOperand(0).getDefiningOp<GemmOp>()
+               ? "the targets are computed after the GEMM of the logits"
+               : "the logits come from no GEMM";
   std::string reason;
   if (succeeded(findAbsorbingGemm(op, maxEpilogueOps, reason)))
     return "absorbable, but the pipeline left it";

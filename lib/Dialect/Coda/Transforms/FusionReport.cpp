@@ -58,10 +58,23 @@ static bool isKernel(Operation *op) {
          !isa<GemmOp>(op->getParentOp());
 }
 
+/// Returns true for a kernel that reads and writes no tensor with a dynamic
+/// row count: it works on parameters only (such as `gamma Wᵀ`), so its cost
+/// does not grow with the rows.
+static bool isParameterOnly(Operation *op) {
+  auto hasRows = [](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && tensor.getRank() > 0 && tensor.isDynamicDim(0);
+  };
+  return llvm::none_of(op->getOperandTypes(), hasRows) &&
+         llvm::none_of(op->getResultTypes(), hasRows);
+}
+
 namespace {
 /// Kernels of a function and the HBM bytes they move.
 struct Traffic {
   unsigned kernels = 0;
+  unsigned parameterOnly = 0;
   double bytes = 0;
 };
 } // namespace
@@ -72,6 +85,7 @@ static Traffic measure(func::FuncOp func, int64_t rows) {
     if (!isKernel(op))
       return;
     ++traffic.kernels;
+    traffic.parameterOnly += isParameterOnly(op);
     for (Value operand : op->getOperands())
       traffic.bytes += tensorBytes(operand, rows);
     for (Value result : op->getResults())
@@ -121,7 +135,14 @@ struct CodaFusionReportPass
     llvm::raw_ostream &os = llvm::outs();
     os << "fusion report for @" << func.getSymName() << " at " << rows
        << " rows (" << pipeline << ")\n";
-    os << "  kernels: " << before.kernels << " before, " << after.kernels
+    auto describe = [](const Traffic &traffic) {
+      std::string text = std::to_string(traffic.kernels);
+      if (traffic.parameterOnly)
+        text += " (" + std::to_string(traffic.parameterOnly) +
+                " on parameters only)";
+      return text;
+    };
+    os << "  kernels: " << describe(before) << " before, " << describe(after)
        << " after\n";
     os << "  HBM traffic: " << formatMiB(before.bytes) << " before, "
        << formatMiB(after.bytes) << " after";
@@ -139,6 +160,8 @@ struct CodaFusionReportPass
            << gemm.getInputs().size() << " epilogue input(s), "
            << gemm.getNumResults() << " output(s), "
            << gemm.getBody().getOperations().size() - 1 << " epilogue op(s)";
+      if (isParameterOnly(op))
+        os << " [parameters only]";
       os << "\n";
     });
 

@@ -22,6 +22,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <tuple>
+
 #define DEBUG_TYPE "coda-reparameterize-norms"
 
 namespace mlir::coda {
@@ -190,6 +192,42 @@ static NormStatistics buildStatistics(LayerNormOp norm,
   return {statistics.getResult(1), statistics.getResult(0)};
 }
 
+/// Returns true when a GEMM computes `x`, directly or through tile-local ops
+/// that coda-form-epilogues can move into its epilogue.
+static bool hasProducingGemm(Value x) {
+  Operation *producer = x.getDefiningOp();
+  if (!producer)
+    return false;
+  if (isa<LinearOp, GemmOp>(producer))
+    return true;
+  return isTileLocalOp(producer) &&
+         llvm::any_of(producer->getOperands(), hasProducingGemm);
+}
+
+/// The first layer's norm: one kernel reads `x` and gives `h = x * gamma`
+/// (or `x` itself when gamma is folded into the weights) and the statistics.
+template <typename NormOp>
+static std::pair<Value, NormStatistics>
+buildStandaloneStatistics(NormOp norm, bool foldGamma,
+                          PatternRewriter &rewriter) {
+  Value x = norm.getX();
+  bool layer = isa<LayerNormOp>(norm.getOperation());
+  SmallVector<Type> types;
+  if (!foldGamma)
+    types.push_back(norm.getType());
+  types.push_back(getStatisticType(x));
+  if (layer)
+    types.push_back(getStatisticType(x));
+  auto statistics = NormStatisticsOp::create(
+      rewriter, norm.getLoc(), types, x, foldGamma ? Value() : norm.getGamma(),
+      rewriter.getStringAttr(layer ? "layer_norm" : "rms_norm"),
+      norm.getEpsilonAttr());
+  ValueRange results = statistics.getResults();
+  Value h = foldGamma ? x : results.front();
+  results = results.drop_front(foldGamma ? 0 : 1);
+  return {h, NormStatistics{results[0], layer ? results[1] : Value()}};
+}
+
 /// RMSNorm: the accumulator of `h Wᵀ` times rstd.
 static void correctConsumer(RMSNormOp norm, GemmOp gemm, Value h,
                             ValueRange weights,
@@ -245,11 +283,19 @@ struct ReparameterizeNorm : public OpRewritePattern<NormOp> {
         getConsumingGemms(norm.getResult(), rewriter);
 
     rewriter.setInsertionPoint(norm);
-    NormStatistics statistics = buildStatistics(norm, rewriter);
-    Value h = foldGamma ? norm.getX()
-                        : MulOp::create(rewriter, norm.getLoc(), norm.getType(),
-                                        norm.getX(), norm.getGamma())
-                              .getResult();
+    NormStatistics statistics;
+    Value h;
+    if (hasProducingGemm(norm.getX())) {
+      // Partials that coda-form-epilogues moves into the producer.
+      statistics = buildStatistics(norm, rewriter);
+      h = foldGamma ? norm.getX()
+                    : MulOp::create(rewriter, norm.getLoc(), norm.getType(),
+                                    norm.getX(), norm.getGamma())
+                          .getResult();
+    } else {
+      std::tie(h, statistics) =
+          buildStandaloneStatistics(norm, foldGamma, rewriter);
+    }
     for (GemmOp gemm : consumers) {
       rewriter.setInsertionPoint(gemm);
       SmallVector<Value> weights =

@@ -1,23 +1,47 @@
 // RUN: coda-opt %s --split-input-file --coda-reparameterize-norms | FileCheck %s
 // RUN: coda-opt %s --split-input-file --coda-reparameterize-norms="fold-gamma-into-weights" | FileCheck %s --check-prefix=FOLD
 
-// RMSNorm before a linear: sums of squares, rstd, h = x * gamma, and a per-row
-// scale by rstd on the GEMM's accumulator.
-// CHECK-LABEL: func.func @rms_norm_linear
-//  CHECK-SAME:   (%[[X:.+]]: tensor<?x64xbf16>, %[[G:.+]]: tensor<64xbf16>, %[[W:.+]]: tensor<32x64xbf16>)
+// RMSNorm of a GEMM's output (plus a residual) before a linear: partial sums
+// of squares, rstd, h = x * gamma, and a per-row scale by rstd on the
+// consuming GEMM's accumulator.
+// CHECK-LABEL: func.func @rms_norm_after_gemm
+//  CHECK-SAME:   (%[[Y:.+]]: tensor<?x64xbf16>, %[[WO:.+]]: tensor<64x64xbf16>, %[[R:.+]]: tensor<?x64xbf16>, %[[G:.+]]: tensor<64xbf16>, %[[W:.+]]: tensor<32x64xbf16>)
+//       CHECK:   %[[O:.+]] = coda.linear %[[Y]], %[[WO]]
+//       CHECK:   %[[X:.+]] = coda.add %[[R]], %[[O]]
 //       CHECK:   %[[P:.+]] = coda.partial_reduce %[[X]] {kind = "sum_squares"} : (tensor<?x64xbf16>) -> tensor<?x?xf32>
-//       CHECK:   %[[R:.+]] = coda.reduce_partials %[[P]] {count = 64 : i64, epsilon = 9.99999974E-6 : f32, kind = "rstd"} : (tensor<?x?xf32>) -> tensor<?x1xf32>
+//       CHECK:   %[[RS:.+]] = coda.reduce_partials %[[P]] {count = 64 : i64, epsilon = 9.99999974E-6 : f32, kind = "rstd"} : (tensor<?x?xf32>) -> tensor<?x1xf32>
 //       CHECK:   %[[H:.+]] = coda.mul %[[X]], %[[G]] : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
-//       CHECK:   %[[Y:.+]] = coda.gemm %[[H]], [%[[W]]] inputs(%[[R]])
+//       CHECK:   %[[Z:.+]] = coda.gemm %[[H]], [%[[W]]] inputs(%[[RS]])
 //       CHECK:   ^bb0(%[[ACC:.+]]: tensor<?x32xf32>, %[[RSTD:.+]]: tensor<?x1xf32>):
 //       CHECK:     %[[S:.+]] = coda.mul %[[ACC]], %[[RSTD]]
 //       CHECK:     coda.yield %[[S]]
 //   CHECK-NOT:   coda.rms_norm
+//       CHECK:   return %[[Z]]
+func.func @rms_norm_after_gemm(%y: tensor<?x64xbf16>, %wo: tensor<64x64xbf16>, %r: tensor<?x64xbf16>, %g: tensor<64xbf16>, %w: tensor<32x64xbf16>) -> tensor<?x32xbf16> {
+  %o = coda.linear %y, %wo : (tensor<?x64xbf16>, tensor<64x64xbf16>) -> tensor<?x64xbf16>
+  %x = coda.add %r, %o : (tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
+  %z = coda.linear %h, %w : (tensor<?x64xbf16>, tensor<32x64xbf16>) -> tensor<?x32xbf16>
+  return %z : tensor<?x32xbf16>
+}
+
+// -----
+
+// A first-layer RMSNorm (its input is a function argument): one standalone
+// statistics kernel gives h = x * gamma and rstd. With gamma folded into the
+// weight (inference), it gives rstd alone and the GEMM reads x.
+// CHECK-LABEL: func.func @rms_norm_linear
+//  CHECK-SAME:   (%[[X:.+]]: tensor<?x64xbf16>, %[[G:.+]]: tensor<64xbf16>, %[[W:.+]]: tensor<32x64xbf16>)
+//       CHECK:   %[[ST:.+]]:2 = coda.norm_statistics %[[X]], %[[G]] {epsilon = 9.99999974E-6 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> (tensor<?x64xbf16>, tensor<?x1xf32>)
+//       CHECK:   %[[Y:.+]] = coda.gemm %[[ST]]#0, [%[[W]]] inputs(%[[ST]]#1)
+//       CHECK:     coda.mul
+//   CHECK-NOT:   coda.rms_norm
 //       CHECK:   return %[[Y]]
 // FOLD-LABEL: func.func @rms_norm_linear
 //  FOLD-SAME:   (%[[X:.+]]: tensor<?x64xbf16>, %[[G:.+]]: tensor<64xbf16>, %[[W:.+]]: tensor<32x64xbf16>)
+//       FOLD:   %[[RS:.+]] = coda.norm_statistics %[[X]] {epsilon = 9.99999974E-6 : f32} : (tensor<?x64xbf16>) -> tensor<?x1xf32>
 //       FOLD:   %[[WG:.+]] = coda.mul %[[W]], %[[G]] : (tensor<32x64xbf16>, tensor<64xbf16>) -> tensor<32x64xbf16>
-//       FOLD:   coda.gemm %[[X]], [%[[WG]]]
+//       FOLD:   coda.gemm %[[X]], [%[[WG]]] inputs(%[[RS]])
 func.func @rms_norm_linear(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %w: tensor<32x64xbf16>) -> tensor<?x32xbf16> {
   %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
   %y = coda.linear %h, %w : (tensor<?x64xbf16>, tensor<32x64xbf16>) -> tensor<?x32xbf16>
@@ -50,9 +74,8 @@ func.func @rms_norm_gemm(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %wg: tensor
 
 // One norm, two consuming linears: the statistics are computed once.
 // CHECK-LABEL: func.func @rms_norm_two_consumers
-//       CHECK:   coda.partial_reduce
-//   CHECK-NOT:   coda.partial_reduce
-//       CHECK:   coda.reduce_partials
+//       CHECK:   coda.norm_statistics
+//   CHECK-NOT:   coda.norm_statistics
 //       CHECK:   coda.gemm
 //       CHECK:   coda.gemm
 func.func @rms_norm_two_consumers(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %w0: tensor<32x64xbf16>, %w1: tensor<16x64xbf16>) -> (tensor<?x32xbf16>, tensor<?x16xbf16>) {
@@ -64,22 +87,19 @@ func.func @rms_norm_two_consumers(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %w
 
 // -----
 
-// LayerNorm before a biased linear: mean and rstd from sums and sums of
-// squares; the accumulator is corrected by rstd, the rank-one mean term with
-// c = gamma W^T, and d = beta W^T, before the bias.
+// LayerNorm before a biased linear: mean and rstd (here from the standalone
+// statistics kernel); the accumulator is corrected by rstd, the rank-one mean
+// term with c = gamma W^T, and d = beta W^T, before the bias.
 // CHECK-LABEL: func.func @layer_norm_linear
 //  CHECK-SAME:   (%[[X:.+]]: tensor<?x64xf32>, %[[G:.+]]: tensor<64xf32>, %[[BETA:.+]]: tensor<64xf32>, %[[W:.+]]: tensor<32x64xf32>, %[[BIAS:.+]]: tensor<32xf32>)
-//       CHECK:   %[[S:.+]] = coda.partial_reduce %[[X]] : (tensor<?x64xf32>) -> tensor<?x?xf32>
-//       CHECK:   %[[Q:.+]] = coda.partial_reduce %[[X]] {kind = "sum_squares"}
-//       CHECK:   %[[STATS:.+]]:2 = coda.reduce_partials %[[S]], %[[Q]] {count = 64 : i64, epsilon = 9.99999974E-6 : f32, kind = "mean_rstd"}
-//       CHECK:   %[[H:.+]] = coda.mul %[[X]], %[[G]]
+//       CHECK:   %[[ST:.+]]:3 = coda.norm_statistics %[[X]], %[[G]] {epsilon = 9.99999974E-6 : f32, kind = "layer_norm"}
 //       CHECK:   %[[GROW:.+]] = tensor.expand_shape %[[G]] {{\[\[}}0, 1]] output_shape [1, 64]
 //       CHECK:   %[[C2:.+]] = coda.linear %[[GROW]], %[[W]] : (tensor<1x64xf32>, tensor<32x64xf32>) -> tensor<1x32xf32>
 //       CHECK:   %[[C:.+]] = tensor.collapse_shape %[[C2]]
 //       CHECK:   %[[BROW:.+]] = tensor.expand_shape %[[BETA]]
 //       CHECK:   %[[D2:.+]] = coda.linear %[[BROW]], %[[W]]
 //       CHECK:   %[[D:.+]] = tensor.collapse_shape %[[D2]]
-//       CHECK:   coda.gemm %[[H]], [%[[W]]] inputs(%[[BIAS]], %[[STATS]]#1, %[[STATS]]#0, %[[C]], %[[D]])
+//       CHECK:   coda.gemm %[[ST]]#0, [%[[W]]] inputs(%[[BIAS]], %[[ST]]#1, %[[ST]]#2, %[[C]], %[[D]])
 //       CHECK:   ^bb0(%[[ACC:.+]]: tensor<?x32xf32>, %[[B:.+]]: tensor<32xf32>, %[[RSTD:.+]]: tensor<?x1xf32>, %[[MEAN:.+]]: tensor<?x1xf32>, %[[CA:.+]]: tensor<32xf32>, %[[DA:.+]]: tensor<32xf32>):
 //       CHECK:     %[[T0:.+]] = coda.mul %[[ACC]], %[[RSTD]]
 //       CHECK:     %[[RM:.+]] = coda.mul %[[RSTD]], %[[MEAN]]
@@ -126,4 +146,20 @@ func.func @rms_norm_as_weight(%x: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %g:
   %wn = coda.rms_norm %w, %g {epsilon = 1.0e-05 : f32} : (tensor<32x64xbf16>, tensor<64xbf16>) -> tensor<32x64xbf16>
   %y = coda.linear %x, %wn : (tensor<?x64xbf16>, tensor<32x64xbf16>) -> tensor<?x32xbf16>
   return %y : tensor<?x32xbf16>
+}
+
+// -----
+
+// LayerNorm after a GEMM: partial sums and sums of squares finished into the
+// mean and rstd.
+// CHECK-LABEL: func.func @layer_norm_after_gemm
+//       CHECK:   %[[X:.+]] = coda.linear
+//       CHECK:   %[[S:.+]] = coda.partial_reduce %[[X]] : (tensor<?x64xf32>) -> tensor<?x?xf32>
+//       CHECK:   %[[Q:.+]] = coda.partial_reduce %[[X]] {kind = "sum_squares"}
+//       CHECK:   coda.reduce_partials %[[S]], %[[Q]] {count = 64 : i64, epsilon = 9.99999974E-6 : f32, kind = "mean_rstd"}
+func.func @layer_norm_after_gemm(%y: tensor<?x64xf32>, %wo: tensor<64x64xf32>, %g: tensor<64xf32>, %beta: tensor<64xf32>, %w: tensor<32x64xf32>) -> tensor<?x32xf32> {
+  %x = coda.linear %y, %wo : (tensor<?x64xf32>, tensor<64x64xf32>) -> tensor<?x64xf32>
+  %h = coda.layer_norm %x, %g, %beta {epsilon = 1.0e-05 : f32} : (tensor<?x64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<?x64xf32>
+  %z = coda.linear %h, %w : (tensor<?x64xf32>, tensor<32x64xf32>) -> tensor<?x32xf32>
+  return %z : tensor<?x32xf32>
 }

@@ -209,4 +209,102 @@ def Coda_ReducePartialsOp : Coda_OpBase<"reduce_partials"> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// PartialGatherOp
+//===----------------------------------------------------------------------===//
+
+def Coda_PartialGatherOp : Coda_OpBase<"partial_gather"> {
+  let summary = "per-tile partial of the element each row's target selects";
+  let description = [{
+    For each row `m` and block `j` of `tile_n` columns of `x : [M, N]`, gives
+    `x[m, targets[m]]` when that column lies in block `j` and 0 otherwise,
+    so that the sum of a row's partials is the target's value (0 for a
+    target outside `[0, N)`, such as an ignored row). In an LM head's
+    epilogue it selects the target logits without storing the logits.
+
+    Constraints:
+    * (partial_gather_c1) `targets` has one element per row of `x`.
+    * (partial_gather_c2) the result is `tensor<M x T x f32>`, `T` dynamic or
+      `ceil(N / tile_n)`.
+
+    ```mlir
+    %t = coda.partial_gather %logits, %targets
+        : (tensor<?x32768xf32>, tensor<?xi64>) -> tensor<?x?xf32>
+    ```
+  }];
+  let arguments = (ins Coda_Matrix:$x, Coda_Targets:$targets,
+                       OptionalAttr<I64Attr>:$tile_n);
+  let results = (outs 2DTensorOf<[F32]>:$result);
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// CrossEntropyFromPartialsOp
+//===----------------------------------------------------------------------===//
+
+def Coda_CrossEntropyFromPartialsOp
+    : Coda_OpBase<"cross_entropy_from_partials"> {
+  let summary = "cross-entropy finished from per-tile log-sum-exps and target logits";
+  let description = [{
+    Finishes a cross-entropy whose logits were never stored: per row,
+    `logsumexp_j(lse[m, j]) − Σ_j target[m, j]`, with rows whose target is
+    `ignore_index` contributing 0, reduced as `coda.cross_entropy` does
+    (`"mean"` over the rows not ignored, `"sum"`, or `"none"`).
+
+    Constraints:
+    * (cross_entropy_from_partials_c1) `lse`, `target_logits` and `targets`
+      have the same rows.
+    * (cross_entropy_from_partials_c2) the result is `tensor<f32>` for
+      `"mean"` and `"sum"` and `tensor<M x f32>` for `"none"`.
+
+    ```mlir
+    %loss = coda.cross_entropy_from_partials %lse, %logit, %targets
+        : (tensor<?x?xf32>, tensor<?x?xf32>, tensor<?xi64>) -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins 2DTensorOf<[F32]>:$lse, 2DTensorOf<[F32]>:$target_logits,
+                       Coda_Targets:$targets,
+                       DefaultValuedAttr<I64Attr, "-100">:$ignore_index,
+                       Coda_StrEnumAttr<["mean", "sum", "none"], "mean">:$reduction);
+  let results = (outs Coda_Loss:$result);
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// NormStatisticsOp
+//===----------------------------------------------------------------------===//
+
+def Coda_NormStatisticsOp : Coda_OpBase<"norm_statistics"> {
+  let summary = "per-row statistics of a norm's input, and x · gamma, in one pass";
+  let description = [{
+    The standalone statistics kernel of a norm whose input no GEMM produces
+    (the first layer): reads `x` once and gives, when `gamma` is present,
+    `h = x · gamma` (rounded to the first result's type), then the per-row
+    `rstd` and, for `kind = "layer_norm"`, the mean `μ`, both `[M, 1]` f32:
+    `rstd = rsqrt(mean(x²) + ε)` for `"rms_norm"`,
+    `rstd = rsqrt(var(x) + ε)` (biased) for `"layer_norm"`.
+
+    Constraints:
+    * (norm_statistics_c1) the results are `h` (when `gamma` is present),
+      `rstd`, and `μ` (for `"layer_norm"`).
+    * (norm_statistics_c2) `h` has the type of `x`; the statistics are
+      `[M, 1]` f32; `gamma` has one element per column of `x` and its
+      element type.
+    * (norm_statistics_c3) `epsilon` is finite and not negative.
+
+    ```mlir
+    %h, %rstd = coda.norm_statistics %x, %g {kind = "rms_norm",
+        epsilon = 1.0e-05 : f32}
+        : (tensor<?x2048xbf16>, tensor<2048xbf16>)
+        -> (tensor<?x2048xbf16>, tensor<?x1xf32>)
+    ```
+  }];
+  let arguments = (ins Coda_Matrix:$x, Optional<Coda_Vector>:$gamma,
+                       Coda_StrEnumAttr<["rms_norm", "layer_norm"],
+                                        "rms_norm">:$kind,
+                       F32Attr:$epsilon);
+  let results = (outs Variadic<Coda_Matrix>:$results);
+  let hasVerifier = 1;
+}
+
 #endif // CODA_DIALECT_CODA_IR_CODAEPILOGUEOPS_TD

@@ -19,4 +19,11 @@
 #define GET_OP_CLASSES
 #include "coda/Dialect/Coda/IR/CodaOps.h.inc"
 
+namespace mlir::coda {
+/// Returns true for the ops a GEMM epilogue can compute on an output tile in
+/// registers: elementwise and broadcasting maps, pairwise maps within a row,
+/// slices, concats and partial reductions (gemm_c4).
+bool isTileLocalOp(Operation *op);
+} // namespace mlir::coda
+
 #endif // CODA_DIALECT_CODA_IR_CODAOPS_H

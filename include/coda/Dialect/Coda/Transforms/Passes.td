@@ -87,6 +87,25 @@ def CodaFormEpiloguesPass
   ];
 }
 
+def CodaInlineEpiloguesPass
+    : Pass<"coda-inline-epilogues", "::mlir::func::FuncOp"> {
+  let summary = "turn GEMM-epilogue programs back into graph-level ops";
+  let description = [{
+    Replaces each `coda.gemm` by its f32 product (a `coda.linear` or
+    `coda.matmul` per weight, concatenated), the inputs widened to f32 with
+    `arith.extf`, the epilogue's ops inlined, and each yielded value rounded
+    to its result type with `arith.truncf`. The result computes exactly what
+    the GEMM computes, with graph-level ops that the CPU reference path
+    lowers; it is not a program to run on the GPU.
+
+    GEMMs that read `a` in the "km" layout are not supported yet and are
+    reported as errors.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::coda::CodaDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def CodaFusionReportPass : Pass<"coda-fusion-report", "::mlir::ModuleOp"> {
   let summary = "print kernels, HBM traffic and unfused ops of each function";
   let description = [{

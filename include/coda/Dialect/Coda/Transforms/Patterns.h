@@ -28,6 +28,9 @@ void populateReparameterizeNormsPatterns(RewritePatternSet &patterns,
 void populateFormEpiloguesPatterns(RewritePatternSet &patterns,
                                    unsigned maxEpilogueOps);
 
+/// Inlines GEMM epilogues back into graph-level ops (coda-inline-epilogues).
+void populateInlineEpiloguesPatterns(RewritePatternSet &patterns);
+
 /// Returns why `op` stays a kernel of its own after the fusion pipeline, in
 /// words for the user; empty when `op` is a GEMM or otherwise not a
 /// fusion candidate.

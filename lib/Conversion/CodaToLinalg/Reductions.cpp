@@ -1,0 +1,692 @@
+//===- Reductions.cpp - norms, partials and the loss to linalg ------------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "Patterns.h"
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::coda;
+
+/// 1 / sqrt(sum / count + epsilon).
+static Value inverseRootMean(OpBuilder &b, Location loc, Value sum,
+                             int64_t count, double epsilon) {
+  Type type = sum.getType();
+  Value mean = arith::DivFOp::create(b, loc, sum,
+                                     createFloat(b, loc, type, double(count)));
+  Value shifted =
+      arith::AddFOp::create(b, loc, mean, createFloat(b, loc, type, epsilon));
+  Value root = math::SqrtOp::create(b, loc, shifted);
+  return arith::DivFOp::create(b, loc, createFloat(b, loc, type, 1.0), root);
+}
+
+static Value square(OpBuilder &b, Location loc, Value x) {
+  return arith::MulFOp::create(b, loc, x, x);
+}
+
+/// The maps of an `[M, N]` elementwise op reading `[M, N]` operands, `[M]`
+/// row statistics and `[N]` vectors, in that order.
+static SmallVector<AffineMap> getNormMaps(MLIRContext *context,
+                                          unsigned matrices, unsigned rows,
+                                          unsigned vectors) {
+  AffineExpr d0 = getAffineDimExpr(0, context);
+  AffineExpr d1 = getAffineDimExpr(1, context);
+  SmallVector<AffineMap> maps(matrices,
+                              AffineMap::getMultiDimIdentityMap(2, context));
+  maps.append(rows, AffineMap::get(2, 0, {d0}, context));
+  maps.append(vectors, AffineMap::get(2, 0, {d1}, context));
+  return maps;
+}
+
+/// Reduces per-row losses `lse − picked` (0 where the target is
+/// `ignoreIndex`) as `reduction` does: "none", "sum", or "mean" over the rows
+/// not ignored (NaN when every row is, as torch).
+static Value buildLoss(OpBuilder &builder, Location loc, Value lse,
+                       Value picked, Value targets, int64_t ignoreIndex,
+                       StringRef reduction, RankedTensorType resultType,
+                       Type computeType) {
+  MLIRContext *context = builder.getContext();
+  auto rowType = cast<RankedTensorType>(lse.getType());
+  AffineMap rowMap = AffineMap::getMultiDimIdentityMap(1, context);
+  Value lossInit = createEmpty(builder, loc, rowType, lse);
+  Value countInit = createEmpty(builder, loc, rowType, lse);
+  auto perRow = linalg::GenericOp::create(
+      builder, loc, TypeRange{rowType, rowType},
+      ValueRange{lse, picked, targets}, ValueRange{lossInit, countInit},
+      SmallVector<AffineMap>(5, rowMap), {utils::IteratorType::parallel},
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        Type targetType = args[2].getType();
+        Value valid = arith::CmpIOp::create(
+            b, l, arith::CmpIPredicate::ne, args[2],
+            arith::ConstantOp::create(
+                b, l, b.getIntegerAttr(targetType, ignoreIndex)));
+        Value zero = createFloat(b, l, computeType, 0.0);
+        Value loss = arith::SelectOp::create(
+            b, l, valid, arith::SubFOp::create(b, l, args[0], args[1]), zero);
+        Value counted = arith::SelectOp::create(
+            b, l, valid, createFloat(b, l, computeType, 1.0), zero);
+        linalg::YieldOp::create(b, l, ValueRange{loss, counted});
+      });
+  Value losses = perRow.getResult(0), counts = perRow.getResult(1);
+
+  if (reduction == "none") {
+    Value result = buildElementwise(
+        builder, loc,
+        resultType.clone(ArrayRef<int64_t>{rowType.getDimSize(0)}), losses,
+        rowMap, resultType.getElementType(), losses,
+        [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+    if (result.getType() != resultType)
+      result = tensor::CastOp::create(builder, loc, resultType, result);
+    return result;
+  }
+
+  auto scalarType = RankedTensorType::get({}, computeType);
+  Value zero = createFloat(builder, loc, computeType, 0.0);
+  auto filledScalar = [&]() {
+    Value empty =
+        tensor::EmptyOp::create(builder, loc, ArrayRef<int64_t>{}, computeType);
+    return linalg::FillOp::create(builder, loc, zero, empty).getResult(0);
+  };
+  AffineMap toScalar = AffineMap::get(1, 0, {}, context);
+  auto totals = linalg::GenericOp::create(
+      builder, loc, TypeRange{scalarType, scalarType},
+      ValueRange{losses, counts}, ValueRange{filledScalar(), filledScalar()},
+      {rowMap, rowMap, toScalar, toScalar}, {utils::IteratorType::reduction},
+      [](OpBuilder &b, Location l, ValueRange args) {
+        linalg::YieldOp::create(
+            b, l,
+            ValueRange{arith::AddFOp::create(b, l, args[2], args[0]),
+                       arith::AddFOp::create(b, l, args[3], args[1])});
+      });
+  bool mean = reduction == "mean";
+  return buildElementwise(
+      builder, loc, resultType, {totals.getResult(0), totals.getResult(1)},
+      SmallVector<AffineMap>(2, AffineMap::get(0, 0, {}, context)), computeType,
+      Value(), [&](OpBuilder &b, Location l, ValueRange args) {
+        return mean ? arith::DivFOp::create(b, l, args[0], args[1]).getResult()
+                    : args[0];
+      });
+}
+
+namespace {
+//===----------------------------------------------------------------------===//
+// Norms
+//===----------------------------------------------------------------------===//
+
+struct LowerRMSNorm : public CodaLoweringPattern<RMSNormOp> {
+  using CodaLoweringPattern::CodaLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(RMSNormOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type computeType = getComputeType();
+    Value x = adaptor.getX();
+    int64_t width = op.getType().getDimSize(1);
+    double epsilon = op.getEpsilon().convertToDouble();
+    Value sumSquares =
+        buildRowReduction(rewriter, loc, x, {}, computeType, ReductionKind::Sum,
+                          [](OpBuilder &b, Location l, ValueRange args) {
+                            return square(b, l, args[0]);
+                          });
+    Value result = buildElementwise(
+        rewriter, loc, convert(op.getType()),
+        {x, sumSquares, adaptor.getGamma()}, getNormMaps(getContext(), 1, 1, 1),
+        computeType, x, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value rstd = inverseRootMean(b, l, args[1], width, epsilon);
+          return arith::MulFOp::create(
+              b, l, arith::MulFOp::create(b, l, args[0], rstd), args[2]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct LowerLayerNorm : public CodaLoweringPattern<LayerNormOp> {
+  using CodaLoweringPattern::CodaLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(LayerNormOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type computeType = getComputeType();
+    Value x = adaptor.getX();
+    int64_t width = op.getType().getDimSize(1);
+    double epsilon = op.getEpsilon().convertToDouble();
+    auto mean = [&](OpBuilder &b, Location l, Value sum) {
+      return arith::DivFOp::create(
+          b, l, sum, createFloat(b, l, computeType, double(width)));
+    };
+    // Two passes, as PyTorch: the mean, then the centred sum of squares.
+    Value sums = buildRowReduction(
+        rewriter, loc, x, {}, computeType, ReductionKind::Sum,
+        [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+    Value centred = buildRowReduction(
+        rewriter, loc, x, sums, computeType, ReductionKind::Sum,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          return square(
+              b, l, arith::SubFOp::create(b, l, args[0], mean(b, l, args[1])));
+        });
+    Value result = buildElementwise(
+        rewriter, loc, convert(op.getType()),
+        {x, sums, centred, adaptor.getGamma(), adaptor.getBeta()},
+        getNormMaps(getContext(), 1, 2, 2), computeType, x,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value rstd = inverseRootMean(b, l, args[2], width, epsilon);
+          Value normalized = arith::MulFOp::create(
+              b, l, arith::SubFOp::create(b, l, args[0], mean(b, l, args[1])),
+              rstd);
+          return arith::AddFOp::create(
+              b, l, arith::MulFOp::create(b, l, normalized, args[3]), args[4]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Partial reductions
+//===----------------------------------------------------------------------===//
+
+/// Reduces blocks of `tileN` columns of `x` into `[M, ceil(N / tileN)]`:
+/// each element of a block (and the block's entry of `blockInputs`, `[M, T]`
+/// tensors) maps to the reduced value; columns past `N` contribute the
+/// identity.
+static Value buildBlockReduction(OpBuilder &builder, Location loc, Value x,
+                                 ValueRange blockInputs, int64_t tileN,
+                                 Type computeType, ReductionKind kind,
+                                 ScalarBody map) {
+  MLIRContext *context = builder.getContext();
+  auto xType = cast<RankedTensorType>(x.getType());
+  int64_t width = xType.getDimSize(1);
+  int64_t blocks = llvm::divideCeil(width, tileN);
+  auto resultType =
+      RankedTensorType::get({xType.getDimSize(0), blocks}, computeType);
+  double identity = kind == ReductionKind::Sum
+                        ? 0.0
+                        : -std::numeric_limits<double>::infinity();
+  Value init = createFilled(builder, loc, resultType, x, identity);
+  // A tensor of the block width gives the reduction loop its extent.
+  Value lanes = tensor::EmptyOp::create(builder, loc, ArrayRef<int64_t>{tileN},
+                                        computeType);
+
+  AffineExpr d0 = getAffineDimExpr(0, context);
+  AffineExpr d1 = getAffineDimExpr(1, context);
+  AffineExpr d2 = getAffineDimExpr(2, context);
+  SmallVector<Value> inputs = {lanes};
+  llvm::append_range(inputs, blockInputs);
+  SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {d2}, context)};
+  maps.append(blockInputs.size(), AffineMap::get(3, 0, {d0, d1}, context));
+  maps.push_back(AffineMap::get(3, 0, {d0, d1}, context));
+  auto generic = linalg::GenericOp::create(
+      builder, loc, resultType, inputs, init, maps,
+      {utils::IteratorType::parallel, utils::IteratorType::parallel,
+       utils::IteratorType::reduction},
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        Value row = linalg::IndexOp::create(b, l, 0);
+        Value block = linalg::IndexOp::create(b, l, 1);
+        Value lane = linalg::IndexOp::create(b, l, 2);
+        Value column = arith::AddIOp::create(
+            b, l,
+            arith::MulIOp::create(b, l, block,
+                                  arith::ConstantIndexOp::create(b, l, tileN)),
+            lane);
+        Value inside =
+            arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, column,
+                                  arith::ConstantIndexOp::create(b, l, width));
+        // Clamp the index so the read stays in bounds; the value is not used
+        // past the last column.
+        Value safeColumn = arith::SelectOp::create(
+            b, l, inside, column,
+            arith::ConstantIndexOp::create(b, l, width - 1));
+        Value element = convertScalar(
+            b, l,
+            tensor::ExtractOp::create(b, l, x, ValueRange{row, safeColumn}),
+            computeType);
+        SmallVector<Value> mapArgs = {element};
+        for (Value arg : args.drop_front().drop_back())
+          mapArgs.push_back(arg);
+        Value value =
+            arith::SelectOp::create(b, l, inside, map(b, l, mapArgs),
+                                    createFloat(b, l, computeType, identity));
+        Value combined =
+            kind == ReductionKind::Sum
+                ? arith::AddFOp::create(b, l, args.back(), value).getResult()
+                : arith::MaximumFOp::create(b, l, args.back(), value)
+                      .getResult();
+        linalg::YieldOp::create(b, l, combined);
+      });
+  return generic.getResult(0);
+}
+
+struct LowerPartialReduce : public CodaLoweringPattern<PartialReduceOp> {
+  using CodaLoweringPattern::CodaLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(PartialReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type computeType = getComputeType();
+    Value x = adaptor.getX();
+    int64_t tileN = op.getTileNOrDefault();
+    StringRef kind = op.getKind();
+    auto identity = [](OpBuilder &, Location, ValueRange args) {
+      return args[0];
+    };
+    Value result;
+    if (kind == "sum") {
+      result = buildBlockReduction(rewriter, loc, x, {}, tileN, computeType,
+                                   ReductionKind::Sum, identity);
+    } else if (kind == "sum_squares") {
+      result = buildBlockReduction(
+          rewriter, loc, x, {}, tileN, computeType, ReductionKind::Sum,
+          [](OpBuilder &b, Location l, ValueRange args) {
+            return square(b, l, args[0]);
+          });
+    } else if (kind == "max") {
+      result = buildBlockReduction(rewriter, loc, x, {}, tileN, computeType,
+                                   ReductionKind::Max, identity);
+    } else {
+      // lse: max + log(sum(exp(x - max))) per block.
+      Value max = buildBlockReduction(rewriter, loc, x, {}, tileN, computeType,
+                                      ReductionKind::Max, identity);
+      Value sum = buildBlockReduction(
+          rewriter, loc, x, max, tileN, computeType, ReductionKind::Sum,
+          [](OpBuilder &b, Location l, ValueRange args) {
+            return math::ExpOp::create(
+                b, l, arith::SubFOp::create(b, l, args[0], args[1]));
+          });
+      auto type = cast<RankedTensorType>(max.getType());
+      result = buildElementwise(
+          rewriter, loc, type, {max, sum},
+          SmallVector<AffineMap>(
+              2, AffineMap::getMultiDimIdentityMap(2, getContext())),
+          computeType, max, [](OpBuilder &b, Location l, ValueRange args) {
+            return arith::AddFOp::create(b, l, args[0],
+                                         math::LogOp::create(b, l, args[1]));
+          });
+    }
+    RankedTensorType resultType = convert(op.getType());
+    if (result.getType() != resultType)
+      result = tensor::CastOp::create(rewriter, loc, resultType, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct LowerReducePartials : public CodaLoweringPattern<ReducePartialsOp> {
+  using CodaLoweringPattern::CodaLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(ReducePartialsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type computeType = getComputeType();
+    StringRef kind = op.getKind();
+    ValueRange partials = adaptor.getPartials();
+    auto identity = [](OpBuilder &, Location, ValueRange args) {
+      return args[0];
+    };
+    auto sumOf = [&](Value p) {
+      return buildRowReduction(rewriter, loc, p, {}, computeType,
+                               ReductionKind::Sum, identity);
+    };
+    auto rowMaps = [&](unsigned count) {
+      AffineMap map = AffineMap::getMultiDimIdentityMap(1, getContext());
+      return SmallVector<AffineMap>(count, map);
+    };
+    auto rowType = [&](Value p) {
+      return RankedTensorType::get(
+          {cast<RankedTensorType>(p.getType()).getDimSize(0)}, computeType);
+    };
+    int64_t count = op.getCount() ? int64_t(*op.getCount()) : 1;
+    double epsilon = op.getEpsilon() ? op.getEpsilon()->convertToDouble() : 0;
+
+    SmallVector<Value> rows;
+    if (kind == "sum") {
+      rows.push_back(sumOf(partials[0]));
+    } else if (kind == "max") {
+      rows.push_back(buildRowReduction(rewriter, loc, partials[0], {},
+                                       computeType, ReductionKind::Max,
+                                       identity));
+    } else if (kind == "lse") {
+      Value max = buildRowReduction(rewriter, loc, partials[0], {}, computeType,
+                                    ReductionKind::Max, identity);
+      Value sum = buildRowReduction(
+          rewriter, loc, partials[0], max, computeType, ReductionKind::Sum,
+          [](OpBuilder &b, Location l, ValueRange args) {
+            return math::ExpOp::create(
+                b, l, arith::SubFOp::create(b, l, args[0], args[1]));
+          });
+      rows.push_back(buildElementwise(
+          rewriter, loc, rowType(max), {max, sum}, rowMaps(2), computeType, max,
+          [](OpBuilder &b, Location l, ValueRange args) {
+            return arith::AddFOp::create(b, l, args[0],
+                                         math::LogOp::create(b, l, args[1]));
+          }));
+    } else if (kind == "rstd") {
+      Value sum = sumOf(partials[0]);
+      rows.push_back(buildElementwise(
+          rewriter, loc, rowType(sum), sum, rowMaps(1), computeType, sum,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            return inverseRootMean(b, l, args[0], count, epsilon);
+          }));
+    } else {
+      // mean_rstd: the variance E[x²] − μ², clamped at zero against
+      // rounding so that rstd stays finite.
+      Value sum = sumOf(partials[0]), sumSquares = sumOf(partials[1]);
+      auto meanOf = [&](OpBuilder &b, Location l, Value s) {
+        return arith::DivFOp::create(
+            b, l, s, createFloat(b, l, computeType, double(count)));
+      };
+      rows.push_back(buildElementwise(
+          rewriter, loc, rowType(sum), sum, rowMaps(1), computeType, sum,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            return meanOf(b, l, args[0]);
+          }));
+      rows.push_back(buildElementwise(
+          rewriter, loc, rowType(sum), {sum, sumSquares}, rowMaps(2),
+          computeType, sum, [&](OpBuilder &b, Location l, ValueRange args) {
+            Value mean = meanOf(b, l, args[0]);
+            Value variance = arith::SubFOp::create(b, l, meanOf(b, l, args[1]),
+                                                   square(b, l, mean));
+            Value clamped = arith::MaximumFOp::create(
+                b, l, variance, createFloat(b, l, computeType, 0.0));
+            Value shifted = arith::AddFOp::create(
+                b, l, clamped, createFloat(b, l, computeType, epsilon));
+            return arith::DivFOp::create(b, l,
+                                         createFloat(b, l, computeType, 1.0),
+                                         math::SqrtOp::create(b, l, shifted));
+          }));
+    }
+
+    SmallVector<Value> results;
+    for (auto [row, result] : llvm::zip_equal(rows, op.getResults())) {
+      Value column = expandToColumn(rewriter, loc, row);
+      RankedTensorType resultType = convert(result.getType());
+      if (column.getType() != resultType)
+        column = tensor::CastOp::create(rewriter, loc, resultType, column);
+      results.push_back(column);
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Cross-entropy
+//===----------------------------------------------------------------------===//
+
+struct LowerCrossEntropy : public CodaLoweringPattern<CrossEntropyOp> {
+  using CodaLoweringPattern::CodaLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(CrossEntropyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type computeType = getComputeType();
+    Value logits = adaptor.getLogits(), targets = adaptor.getTargets();
+    auto logitsType = cast<RankedTensorType>(logits.getType());
+    int64_t classes = logitsType.getDimSize(1);
+    auto identity = [](OpBuilder &, Location, ValueRange args) {
+      return args[0];
+    };
+    Value max = buildRowReduction(rewriter, loc, logits, {}, computeType,
+                                  ReductionKind::Max, identity);
+    Value sumExp = buildRowReduction(
+        rewriter, loc, logits, max, computeType, ReductionKind::Sum,
+        [](OpBuilder &b, Location l, ValueRange args) {
+          return math::ExpOp::create(
+              b, l, arith::SubFOp::create(b, l, args[0], args[1]));
+        });
+
+    // The target logit of each row, read through a clamped index: a target
+    // outside [0, V) is rejected before it reaches a kernel.
+    auto rowType =
+        RankedTensorType::get({logitsType.getDimSize(0)}, computeType);
+    AffineMap rowMap = AffineMap::getMultiDimIdentityMap(1, getContext());
+    Value pickedInit = createEmpty(rewriter, loc, rowType, logits);
+    Value picked =
+        linalg::GenericOp::create(
+            rewriter, loc, rowType, targets, pickedInit,
+            SmallVector<AffineMap>(2, rowMap), {utils::IteratorType::parallel},
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value row = linalg::IndexOp::create(b, l, 0);
+              Value index =
+                  arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
+              index = arith::MaxSIOp::create(
+                  b, l, index, arith::ConstantIndexOp::create(b, l, 0));
+              index = arith::MinSIOp::create(
+                  b, l, index,
+                  arith::ConstantIndexOp::create(b, l, classes - 1));
+              Value logit = tensor::ExtractOp::create(b, l, logits,
+                                                      ValueRange{row, index});
+              linalg::YieldOp::create(b, l,
+                                      convertScalar(b, l, logit, computeType));
+            })
+            .getResult(0);
+    Value lse = buildElementwise(
+        rewriter, loc, rowType, {max, sumExp},
+        SmallVector<AffineMap>(2, rowMap), computeType, max,
+        [](OpBuilder &b, Location l, ValueRange args) {
+          return arith::AddFOp::create(b, l, args[0],
+                                       math::LogOp::create(b, l, args[1]));
+        });
+    rewriter.replaceOp(op, buildLoss(rewriter, loc, lse, picked, targets,
+                                     op.getIgnoreIndex(), op.getReduction(),
+                                     convert(op.getType()), computeType));
+    return success();
+  }
+};
+
+struct LowerCrossEntropyFromPartials
+    : public CodaLoweringPattern<CrossEntropyFromPartialsOp> {
+  using CodaLoweringPattern::CodaLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(CrossEntropyFromPartialsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type computeType = getComputeType();
+    auto identity = [](OpBuilder &, Location, ValueRange args) {
+      return args[0];
+    };
+    Value partials = adaptor.getLse();
+    Value max = buildRowReduction(rewriter, loc, partials, {}, computeType,
+                                  ReductionKind::Max, identity);
+    Value sumExp = buildRowReduction(
+        rewriter, loc, partials, max, computeType, ReductionKind::Sum,
+        [](OpBuilder &b, Location l, ValueRange args) {
+          return math::ExpOp::create(
+              b, l, arith::SubFOp::create(b, l, args[0], args[1]));
+        });
+    auto rowType = cast<RankedTensorType>(max.getType());
+    AffineMap rowMap = AffineMap::getMultiDimIdentityMap(1, getContext());
+    Value lse = buildElementwise(
+        rewriter, loc, rowType, {max, sumExp},
+        SmallVector<AffineMap>(2, rowMap), computeType, max,
+        [](OpBuilder &b, Location l, ValueRange args) {
+          return arith::AddFOp::create(b, l, args[0],
+                                       math::LogOp::create(b, l, args[1]));
+        });
+    Value picked =
+        buildRowReduction(rewriter, loc, adaptor.getTargetLogits(), {},
+                          computeType, ReductionKind::Sum, identity);
+    rewriter.replaceOp(op, buildLoss(rewriter, loc, lse, picked,
+                                     adaptor.getTargets(), op.getIgnoreIndex(),
+                                     op.getReduction(), convert(op.getType()),
+                                     computeType));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Partial target logits
+//===----------------------------------------------------------------------===//
+
+struct LowerPartialGather : public CodaLoweringPattern<PartialGatherOp> {
+  using CodaLoweringPattern::CodaLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(PartialGatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type computeType = getComputeType();
+    Value x = adaptor.getX();
+    auto xType = cast<RankedTensorType>(x.getType());
+    int64_t width = xType.getDimSize(1);
+    int64_t tileN = op.getTileN() ? int64_t(*op.getTileN())
+                                  : PartialReduceOp::kDefaultTileN;
+    int64_t blocks = llvm::divideCeil(width, tileN);
+    auto type =
+        RankedTensorType::get({xType.getDimSize(0), blocks}, computeType);
+    MLIRContext *context = getContext();
+    AffineExpr d0 = getAffineDimExpr(0, context);
+    Value init = createEmpty(rewriter, loc, type, x);
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, type, adaptor.getTargets(), init,
+            {AffineMap::get(2, 0, {d0}, context),
+             AffineMap::getMultiDimIdentityMap(2, context)},
+            {utils::IteratorType::parallel, utils::IteratorType::parallel},
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value row = linalg::IndexOp::create(b, l, 0);
+              Value block = linalg::IndexOp::create(b, l, 1);
+              Value blockIndex =
+                  arith::IndexCastOp::create(b, l, b.getI64Type(), block);
+              Value column = args[0];
+              if (!column.getType().isInteger(64))
+                column = arith::ExtSIOp::create(b, l, b.getI64Type(), column);
+              Value first = arith::MulIOp::create(
+                  b, l, blockIndex,
+                  arith::ConstantOp::create(b, l, b.getI64IntegerAttr(tileN)));
+              Value end = arith::MinSIOp::create(
+                  b, l,
+                  arith::AddIOp::create(b, l, first,
+                                        arith::ConstantOp::create(
+                                            b, l, b.getI64IntegerAttr(tileN))),
+                  arith::ConstantOp::create(b, l, b.getI64IntegerAttr(width)));
+              Value inside = arith::AndIOp::create(
+                  b, l,
+                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, column,
+                                        first),
+                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, column,
+                                        end));
+              // Read a clamped column; the value is used only inside.
+              Value safe = arith::SelectOp::create(b, l, inside, column, first);
+              Value index =
+                  arith::IndexCastOp::create(b, l, b.getIndexType(), safe);
+              Value element = convertScalar(
+                  b, l,
+                  tensor::ExtractOp::create(b, l, x, ValueRange{row, index}),
+                  computeType);
+              linalg::YieldOp::create(
+                  b, l,
+                  arith::SelectOp::create(b, l, inside, element,
+                                          createFloat(b, l, computeType, 0.0))
+                      .getResult());
+            })
+            .getResult(0);
+    RankedTensorType resultType = convert(op.getType());
+    if (result.getType() != resultType)
+      result = tensor::CastOp::create(rewriter, loc, resultType, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Standalone norm statistics
+//===----------------------------------------------------------------------===//
+
+struct LowerNormStatistics : public CodaLoweringPattern<NormStatisticsOp> {
+  using CodaLoweringPattern::CodaLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(NormStatisticsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type computeType = getComputeType();
+    Value x = adaptor.getX();
+    int64_t width = cast<RankedTensorType>(x.getType()).getDimSize(1);
+    double epsilon = op.getEpsilon().convertToDouble();
+    bool layer = op.getKind() == "layer_norm";
+    auto rowType = RankedTensorType::get(
+        {cast<RankedTensorType>(x.getType()).getDimSize(0)}, computeType);
+    AffineMap rowMap = AffineMap::getMultiDimIdentityMap(1, getContext());
+    auto mean = [&](OpBuilder &b, Location l, Value sum) {
+      return arith::DivFOp::create(
+          b, l, sum, createFloat(b, l, computeType, double(width)));
+    };
+
+    SmallVector<Value> results;
+    if (adaptor.getGamma())
+      results.push_back(buildElementwise(
+          rewriter, loc, convert(op.getResult(0).getType()),
+          {x, adaptor.getGamma()}, getNormMaps(getContext(), 1, 0, 1),
+          computeType, x, [](OpBuilder &b, Location l, ValueRange args) {
+            return arith::MulFOp::create(b, l, args[0], args[1]);
+          }));
+    SmallVector<Value> statistics;
+    if (layer) {
+      Value sums = buildRowReduction(
+          rewriter, loc, x, {}, computeType, ReductionKind::Sum,
+          [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+      Value centred = buildRowReduction(
+          rewriter, loc, x, sums, computeType, ReductionKind::Sum,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            return square(
+                b, l,
+                arith::SubFOp::create(b, l, args[0], mean(b, l, args[1])));
+          });
+      statistics.push_back(buildElementwise(
+          rewriter, loc, rowType, centred, rowMap, computeType, centred,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            return inverseRootMean(b, l, args[0], width, epsilon);
+          }));
+      statistics.push_back(buildElementwise(
+          rewriter, loc, rowType, sums, rowMap, computeType, sums,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            return mean(b, l, args[0]);
+          }));
+    } else {
+      Value sumSquares = buildRowReduction(
+          rewriter, loc, x, {}, computeType, ReductionKind::Sum,
+          [](OpBuilder &b, Location l, ValueRange args) {
+            return square(b, l, args[0]);
+          });
+      statistics.push_back(buildElementwise(
+          rewriter, loc, rowType, sumSquares, rowMap, computeType, sumSquares,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            return inverseRootMean(b, l, args[0], width, epsilon);
+          }));
+    }
+    for (Value statistic : statistics) {
+      Value column = expandToColumn(rewriter, loc, statistic);
+      RankedTensorType type = convert(op.getResult(results.size()).getType());
+      if (column.getType() != type)
+        column = tensor::CastOp::create(rewriter, loc, type, column);
+      results.push_back(column);
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::coda::populateReductionLoweringPatterns(
+    const CodaToLinalgTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<LowerRMSNorm, LowerLayerNorm, LowerPartialReduce,
+               LowerPartialGather, LowerReducePartials, LowerCrossEntropy,
+               LowerCrossEntropyFromPartials, LowerNormStatistics>(
+      converter, patterns.getContext());
+}

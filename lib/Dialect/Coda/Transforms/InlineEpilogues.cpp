@@ -1,0 +1,118 @@
+//===- InlineEpilogues.cpp - GEMM-epilogue programs as graph ops ----------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmUtils.h"
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "coda/Dialect/Coda/Transforms/Passes.h"
+#include "coda/Dialect/Coda/Transforms/Patterns.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "coda-inline-epilogues"
+
+namespace mlir::coda {
+#define GEN_PASS_DEF_CODAINLINEEPILOGUESPASS
+#include "coda/Dialect/Coda/Transforms/Passes.h.inc"
+} // namespace mlir::coda
+
+using namespace mlir;
+using namespace mlir::coda;
+
+/// Returns `value` as `type`: widened or rounded when the element types
+/// differ, cast when only static sizes differ.
+static Value castTo(PatternRewriter &rewriter, Location loc, Value value,
+                    Type type) {
+  auto from = cast<RankedTensorType>(value.getType());
+  auto to = cast<RankedTensorType>(type);
+  Type fromElement = from.getElementType(), toElement = to.getElementType();
+  if (fromElement != toElement) {
+    auto converted = from.clone(toElement);
+    unsigned fromWidth = fromElement.getIntOrFloatBitWidth();
+    unsigned toWidth = toElement.getIntOrFloatBitWidth();
+    if (toWidth > fromWidth ||
+        (toWidth == fromWidth && !isa<BFloat16Type>(toElement)))
+      value = arith::ExtFOp::create(rewriter, loc, converted, value);
+    else
+      value = arith::TruncFOp::create(rewriter, loc, converted, value);
+  }
+  if (value.getType() != type)
+    value = tensor::CastOp::create(rewriter, loc, type, value);
+  return value;
+}
+
+namespace {
+struct InlineEpilogue : public OpRewritePattern<GemmOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GemmOp gemm,
+                                PatternRewriter &rewriter) const override {
+    if (gemm.getALayout() != "mk")
+      return rewriter.notifyMatchFailure(gemm, "a is read in the km layout");
+    Location loc = gemm.getLoc();
+    int64_t m = gemm.getM();
+    bool transposed = gemm.getBLayout() == "nk";
+
+    SmallVector<Value> products;
+    for (Value weight : gemm.getB()) {
+      auto weightType = cast<RankedTensorType>(weight.getType());
+      int64_t n = weightType.getDimSize(transposed ? 0 : 1);
+      auto type = RankedTensorType::get({m, n}, rewriter.getF32Type());
+      if (transposed)
+        products.push_back(LinearOp::create(rewriter, loc, type, gemm.getA(),
+                                            weight, Value()));
+      else
+        products.push_back(
+            MatmulOp::create(rewriter, loc, type, gemm.getA(), weight));
+    }
+    Value acc = products.size() == 1
+                    ? products.front()
+                    : ConcatOp::create(rewriter, loc, gemm.getAccumulatorType(),
+                                       products)
+                          .getResult();
+
+    SmallVector<Value> arguments = {acc};
+    for (Value input : gemm.getInputs())
+      arguments.push_back(
+          castTo(rewriter, loc, input, getEpilogueType(input.getType())));
+
+    Block &body = gemm.getBody();
+    auto yield = cast<YieldOp>(body.getTerminator());
+    rewriter.inlineBlockBefore(&body, gemm, arguments);
+
+    SmallVector<Value> results;
+    rewriter.setInsertionPoint(gemm);
+    for (auto [value, result] :
+         llvm::zip_equal(yield.getValues(), gemm.getResults()))
+      results.push_back(castTo(rewriter, loc, value, result.getType()));
+    rewriter.eraseOp(yield);
+    rewriter.replaceOp(gemm, results);
+    return success();
+  }
+};
+
+struct CodaInlineEpiloguesPass
+    : public coda::impl::CodaInlineEpiloguesPassBase<CodaInlineEpiloguesPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateInlineEpiloguesPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    WalkResult left = getOperation().walk([](GemmOp gemm) {
+      gemm.emitError("cannot inline this GEMM: a_layout = \"")
+          << gemm.getALayout()
+          << "\" is not supported by the CPU reference path yet";
+      return WalkResult::interrupt();
+    });
+    if (left.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace
+
+void mlir::coda::populateInlineEpiloguesPatterns(RewritePatternSet &patterns) {
+  patterns.add<InlineEpilogue>(patterns.getContext());
+}

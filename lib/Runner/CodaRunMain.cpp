@@ -1,0 +1,364 @@
+//===- CodaRunMain.cpp - the coda-run tool --------------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// coda-run FILE.mlir --entry NAME --device cpu
+//          [--inputs DIR | --seed S --rows M]
+//          [--compare-with-unfused] [--dump-outputs DIR]
+//
+// Runs a function of a coda module on inputs from .npy files or drawn from a
+// seeded generator. With --compare-with-unfused it also compiles the
+// function through coda-fuse-pipeline and checks the fused program against
+// the unfused one evaluated in f64.
+//
+//===----------------------------------------------------------------------===//
+
+#include "coda/Runner/CodaRunMain.h"
+
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "coda/InitAll.h"
+#include "coda/Pipelines/Pipelines.h"
+#include "coda/Runner/CpuExecutor.h"
+#include "coda/Runner/Npy.h"
+#include "coda/Runner/RandomInputs.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::coda;
+
+namespace {
+/// What the command line asked for.
+struct RunOptions {
+  std::string file;
+  std::string entry;
+  std::string device;
+  std::string inputs;
+  uint64_t seed;
+  int64_t rows;
+  bool compare;
+  std::string dumpOutputs;
+};
+
+/// One argument of the entry function and how to fill it.
+struct Argument {
+  InputSpec spec;
+  /// The class count and ignored index of targets, to validate them.
+  int64_t ignoreIndex = -100;
+};
+} // namespace
+
+/// Prints an error in the tool's voice and returns the exit code 1.
+static int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "coda-run") << message << "\n";
+  return 1;
+}
+
+/// Describes the arguments of `func`: their signatures, roles and, for
+/// targets, the class count of the cross-entropy reading them.
+static FailureOr<SmallVector<Argument>> describeArguments(func::FuncOp func,
+                                                          int64_t rows) {
+  SmallVector<Argument> arguments;
+  for (BlockArgument arg : func.getArguments()) {
+    unsigned index = arg.getArgNumber();
+    FailureOr<TensorSignature> signature =
+        getTensorSignature(arg.getType(), /*computeInF64=*/false);
+    if (failed(signature))
+      return func.emitError("argument #")
+             << index << " has type " << arg.getType()
+             << "; coda-run takes ranked tensors of bf16, f16, f32, f64, i32 "
+                "or i64 whose only dynamic size is the row count";
+    Argument argument;
+    argument.spec.kind = signature->kind;
+    argument.spec.shape = signature->shape;
+    bool dynamicRows = !argument.spec.shape.empty() &&
+                       ShapedType::isDynamic(argument.spec.shape[0]);
+    if (dynamicRows)
+      argument.spec.shape[0] = rows;
+    if (!isFloatKind(signature->kind)) {
+      argument.spec.role = InputRole::Targets;
+      for (Operation *user : arg.getUsers())
+        if (auto loss = dyn_cast<CrossEntropyOp>(user);
+            loss && loss.getTargets() == arg) {
+          argument.spec.classes = loss.getLogits().getType().getDimSize(1);
+          argument.ignoreIndex = loss.getIgnoreIndex();
+        }
+      if (argument.spec.classes == 0)
+        return func.emitError("integer argument #")
+               << index
+               << " is not the targets of a coda.cross_entropy, so coda-run "
+                  "cannot draw it; pass it with --inputs";
+    } else if (dynamicRows) {
+      argument.spec.role = InputRole::Activation;
+    } else if (argument.spec.shape.size() == 2) {
+      argument.spec.role = InputRole::Weight;
+    } else {
+      argument.spec.role = InputRole::Vector;
+    }
+    arguments.push_back(std::move(argument));
+  }
+  return arguments;
+}
+
+/// Reads `DIR/arg<i>.npy` for every argument and checks the targets.
+static llvm::Expected<std::vector<HostTensor>>
+readInputs(StringRef directory, ArrayRef<Argument> arguments) {
+  std::vector<HostTensor> inputs;
+  for (auto [index, argument] : llvm::enumerate(arguments)) {
+    llvm::SmallString<128> path(directory);
+    llvm::sys::path::append(path, "arg" + std::to_string(index) + ".npy");
+    llvm::Expected<HostTensor> tensor = readNpy(path);
+    if (!tensor)
+      return tensor.takeError();
+    if (argument.spec.role == InputRole::Targets) {
+      if (isFloatKind(tensor->getKind()))
+        return llvm::createStringError(
+            "%s: argument #%zu holds class indices and needs an integer "
+            "array, got %s",
+            path.c_str(), index, getElementKindName(tensor->getKind()).data());
+      for (int64_t i = 0, e = tensor->getNumElements(); i < e; ++i) {
+        auto target = static_cast<int64_t>(tensor->get(i));
+        if (target != argument.ignoreIndex &&
+            (target < 0 || target >= argument.spec.classes))
+          return llvm::createStringError(
+              "%s: target %lld at row %lld is outside [0, %lld) and is not "
+              "ignore_index (%lld)",
+              path.c_str(), (long long)target, (long long)i,
+              (long long)argument.spec.classes,
+              (long long)argument.ignoreIndex);
+      }
+    }
+    inputs.push_back(std::move(*tensor));
+  }
+  return inputs;
+}
+
+/// Writes `DIR/result<i>.npy` for every output.
+static llvm::Error dumpOutputs(StringRef directory,
+                               ArrayRef<HostTensor> outputs) {
+  if (std::error_code error = llvm::sys::fs::create_directories(directory))
+    return llvm::createStringError(error, "cannot create %s",
+                                   directory.str().c_str());
+  for (auto [index, output] : llvm::enumerate(outputs)) {
+    llvm::SmallString<128> path(directory);
+    llvm::sys::path::append(path, "result" + std::to_string(index) + ".npy");
+    if (llvm::Error error = writeNpy(path, output))
+      return error;
+  }
+  return llvm::Error::success();
+}
+
+/// Prints shape and summary statistics of each output.
+static void printOutputs(ArrayRef<HostTensor> outputs) {
+  for (auto [index, output] : llvm::enumerate(outputs)) {
+    double sum = 0, sumSquares = 0;
+    double low = INFINITY, high = -INFINITY;
+    int64_t count = output.getNumElements();
+    for (int64_t i = 0; i < count; ++i) {
+      double value = output.get(i);
+      sum += value;
+      sumSquares += value * value;
+      low = std::min(low, value);
+      high = std::max(high, value);
+    }
+    double mean = count ? sum / count : 0;
+    double rms = count ? std::sqrt(sumSquares / count) : 0;
+    llvm::outs() << llvm::format("result #%zu: %s  mean %.6g  rms %.6g  min "
+                                 "%.6g  max %.6g  non-finite %lld\n",
+                                 index, output.getTypeString().c_str(), mean,
+                                 rms, low, high,
+                                 (long long)countNonFinite(output));
+  }
+}
+
+/// Runs `module` through coda-fuse-pipeline.
+static LogicalResult fuse(ModuleOp module) {
+  PassManager pm(module.getContext());
+  buildCodaFusePipeline(pm.nest<func::FuncOp>(), CodaFusePipelineOptions());
+  return pm.run(module);
+}
+
+/// Compiles and runs `module`'s entry; errors go to the diagnostics or the
+/// returned error.
+static llvm::Expected<std::vector<HostTensor>>
+compileAndRun(ModuleOp module, StringRef entry, bool computeInF64,
+              ArrayRef<HostTensor> inputs) {
+  FailureOr<std::unique_ptr<CpuFunction>> function =
+      CpuFunction::compile(module, entry, computeInF64);
+  if (failed(function))
+    return llvm::createStringError("cannot compile @%s for the CPU",
+                                   entry.str().c_str());
+  return (*function)->run(inputs);
+}
+
+/// The check of --compare-with-unfused; returns the exit code.
+static int compareWithUnfused(ModuleOp module, const RunOptions &options,
+                              ArrayRef<HostTensor> inputs) {
+  OwningOpRef<ModuleOp> fused = module.clone();
+  if (failed(fuse(*fused)))
+    return fail("the fusion pipeline failed on @" + options.entry);
+
+  auto reference = compileAndRun(module, options.entry, true, inputs);
+  if (!reference)
+    return fail(llvm::toString(reference.takeError()));
+  auto unfused = compileAndRun(module, options.entry, false, inputs);
+  if (!unfused)
+    return fail(llvm::toString(unfused.takeError()));
+  auto fusedOutputs = compileAndRun(*fused, options.entry, false, inputs);
+  if (!fusedOutputs)
+    return fail(llvm::toString(fusedOutputs.takeError()));
+
+  llvm::outs() << "@" << options.entry << ": fused vs unfused, both against "
+               << "the unfused program in f64\n";
+  llvm::outs() << llvm::format("  %-8s %-28s %12s %14s %12s\n", "result",
+                               "type", "fused error", "unfused error", "limit");
+  int status = 0;
+  for (size_t index = 0; index < reference->size(); ++index) {
+    const HostTensor &ref = (*reference)[index];
+    const HostTensor &own = (*unfused)[index];
+    const HostTensor &mine = (*fusedOutputs)[index];
+    if (mine.getShape() != ref.getShape())
+      return fail("result #" + llvm::Twine(index) +
+                  " of the fused program is " + mine.getTypeString() +
+                  " but the reference is " + ref.getTypeString());
+    double fusedError = relativeError(mine, ref);
+    double unfusedError = relativeError(own, ref);
+    double limit = std::max(1e-5, 2 * unfusedError);
+    bool finite = countNonFinite(mine) <= countNonFinite(ref);
+    bool ok = finite && fusedError <= limit;
+    llvm::outs() << llvm::format("  #%-7zu %-28s %12.3e %14.3e %12.3e  %s\n",
+                                 index, mine.getTypeString().c_str(),
+                                 fusedError, unfusedError, limit,
+                                 ok ? "ok" : "FAIL");
+    if (!finite)
+      status =
+          fail("result #" + llvm::Twine(index) + " of the fused program has " +
+               llvm::Twine(countNonFinite(mine)) +
+               " non-finite values the reference does not have");
+    else if (!ok)
+      status = fail("result #" + llvm::Twine(index) +
+                    " of the fused program is off by " +
+                    llvm::formatv("{0:e3}", fusedError).str() +
+                    ", past the limit " + llvm::formatv("{0:e3}", limit).str());
+  }
+  if (!options.dumpOutputs.empty())
+    if (llvm::Error error = dumpOutputs(options.dumpOutputs, *fusedOutputs))
+      return fail(llvm::toString(std::move(error)));
+  return status;
+}
+
+int mlir::coda::codaRunMain(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::cl::OptionCategory category("coda-run options");
+  llvm::cl::opt<std::string> file(llvm::cl::Positional, llvm::cl::Required,
+                                  llvm::cl::desc("<input .mlir>"),
+                                  llvm::cl::cat(category));
+  llvm::cl::opt<std::string> entry("entry", llvm::cl::Required,
+                                   llvm::cl::desc("The function to run"),
+                                   llvm::cl::cat(category));
+  llvm::cl::opt<std::string> device(
+      "device", llvm::cl::init("cpu"),
+      llvm::cl::desc("Where to run: cpu (the reference path)"),
+      llvm::cl::cat(category));
+  llvm::cl::opt<std::string> inputsDir(
+      "inputs", llvm::cl::desc("Read argument i from DIR/arg<i>.npy"),
+      llvm::cl::value_desc("DIR"), llvm::cl::cat(category));
+  llvm::cl::opt<uint64_t> seed("seed", llvm::cl::init(0),
+                               llvm::cl::desc("Seed of the generated inputs"),
+                               llvm::cl::cat(category));
+  llvm::cl::opt<int64_t> rows(
+      "rows", llvm::cl::init(-1),
+      llvm::cl::desc("Row count of arguments with a dynamic row count"),
+      llvm::cl::cat(category));
+  llvm::cl::opt<bool> compare(
+      "compare-with-unfused",
+      llvm::cl::desc("Also run the fused program and check it against the "
+                     "unfused one in f64; exit 1 past max(1e-5, 2 x the "
+                     "unfused program's own error)"),
+      llvm::cl::cat(category));
+  llvm::cl::opt<std::string> dump(
+      "dump-outputs", llvm::cl::desc("Write output i to DIR/result<i>.npy"),
+      llvm::cl::value_desc("DIR"), llvm::cl::cat(category));
+  llvm::cl::HideUnrelatedOptions(category);
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv, "coda-run: run a coda function on the CPU reference path\n");
+
+  RunOptions options{file, entry, device, inputsDir, seed, rows, compare, dump};
+  if (options.device != "cpu")
+    return fail("--device " + options.device +
+                " is not available: this build runs on the cpu only");
+  if (!options.inputs.empty() && options.rows >= 0)
+    return fail("--rows sets the size of generated inputs; with --inputs the "
+                "files set it");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(options.file, sourceMgr, &context);
+  if (!module)
+    return 1;
+  auto func = module->lookupSymbol<func::FuncOp>(options.entry);
+  if (!func || func.isExternal()) {
+    std::string names;
+    for (auto candidate : module->getOps<func::FuncOp>())
+      names += (names.empty() ? "@" : ", @") + candidate.getSymName().str();
+    return fail("no function @" + options.entry + " in " + options.file +
+                (names.empty() ? "" : " (it has " + names + ")"));
+  }
+
+  bool dynamicRows = llvm::any_of(func.getArgumentTypes(), [](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && tensor.getRank() > 0 && tensor.isDynamicDim(0);
+  });
+  if (options.inputs.empty() && dynamicRows && options.rows < 0)
+    return fail("@" + options.entry +
+                " has arguments with a dynamic row count: pass --rows M (or "
+                "--inputs DIR)");
+  FailureOr<SmallVector<Argument>> arguments =
+      describeArguments(func, std::max<int64_t>(options.rows, 0));
+  if (failed(arguments))
+    return 1;
+
+  std::vector<HostTensor> inputs;
+  if (!options.inputs.empty()) {
+    auto read = readInputs(options.inputs, *arguments);
+    if (!read)
+      return fail(llvm::toString(read.takeError()));
+    inputs = std::move(*read);
+  } else {
+    SmallVector<InputSpec> specs;
+    for (const Argument &argument : *arguments)
+      specs.push_back(argument.spec);
+    inputs = generateInputs(specs, options.seed);
+  }
+
+  if (options.compare)
+    return compareWithUnfused(*module, options, inputs);
+
+  auto outputs = compileAndRun(*module, options.entry, false, inputs);
+  if (!outputs)
+    return fail(llvm::toString(outputs.takeError()));
+  printOutputs(*outputs);
+  if (!options.dumpOutputs.empty())
+    if (llvm::Error error = dumpOutputs(options.dumpOutputs, *outputs))
+      return fail(llvm::toString(std::move(error)));
+  return 0;
+}

@@ -1,0 +1,219 @@
+//===- CpuExecutor.cpp - run coda functions on the CPU --------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The compiled function has the C interface of MLIR's memref lowering:
+// `_mlir_ciface_NAME(results *, descriptor *arg0, ...)`, each descriptor
+// `{allocated, aligned, offset, sizes[rank], strides[rank]}`, the results a
+// sequence of descriptors whose buffers the function allocated with malloc.
+//
+//===----------------------------------------------------------------------===//
+
+#include "coda/Runner/CpuExecutor.h"
+
+#include "coda/Pipelines/Pipelines.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::coda;
+
+FailureOr<TensorSignature> mlir::coda::getTensorSignature(Type type,
+                                                          bool computeInF64) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return failure();
+  std::optional<ElementKind> kind = getElementKind(tensor.getElementType());
+  if (!kind)
+    return failure();
+  if (computeInF64 && isFloatKind(*kind))
+    kind = ElementKind::F64;
+  for (int64_t dim = 1; dim < tensor.getRank(); ++dim)
+    if (tensor.isDynamicDim(dim))
+      return failure();
+  return TensorSignature{*kind, llvm::to_vector(tensor.getShape())};
+}
+
+CpuFunction::~CpuFunction() = default;
+
+FailureOr<std::unique_ptr<CpuFunction>>
+CpuFunction::compile(ModuleOp module, StringRef name, bool computeInF64) {
+  MLIRContext *context = module.getContext();
+  auto func = module.lookupSymbol<func::FuncOp>(name);
+  if (!func || func.isExternal())
+    return module.emitError("no function @") << name << " to compile";
+
+  std::unique_ptr<CpuFunction> compiled(new CpuFunction());
+  compiled->name = name.str();
+  for (auto [index, type] : llvm::enumerate(func.getArgumentTypes())) {
+    FailureOr<TensorSignature> signature =
+        getTensorSignature(type, computeInF64);
+    if (failed(signature))
+      return func.emitError("argument #")
+             << index << " has type " << type
+             << "; the CPU path takes ranked tensors of bf16, f16, f32, f64, "
+                "i32 or i64 whose only dynamic size is the row count";
+    compiled->arguments.push_back(*signature);
+  }
+  for (auto [index, type] : llvm::enumerate(func.getResultTypes())) {
+    FailureOr<TensorSignature> signature =
+        getTensorSignature(type, computeInF64);
+    if (failed(signature))
+      return func.emitError("result #")
+             << index << " has type " << type
+             << "; the CPU path returns ranked tensors of bf16, f16, f32, "
+                "f64, i32 or i64 whose only dynamic size is the row count";
+    compiled->results.push_back(*signature);
+  }
+
+  OwningOpRef<ModuleOp> lowered = module.clone();
+  lowered->lookupSymbol<func::FuncOp>(name)->setAttr(
+      LLVM::LLVMDialect::getEmitCWrapperAttrName(), UnitAttr::get(context));
+  PassManager pm(context);
+  CodaCpuPipelineOptions options;
+  options.computeInF64 = computeInF64;
+  buildCodaCpuPipeline(pm, options);
+  if (failed(pm.run(*lowered)))
+    return failure();
+
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  context->appendDialectRegistry(registry);
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+
+  // The options keep a reference to the transformer.
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
+                                /*targetMachine=*/nullptr);
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = optimize;
+  auto engine = ExecutionEngine::create(*lowered, engineOptions);
+  if (!engine)
+    return module.emitError("cannot compile @")
+           << name << " for the CPU: " << llvm::toString(engine.takeError());
+  compiled->engine = std::move(*engine);
+  return compiled;
+}
+
+/// What the memref lowering stores as the allocated pointer of a buffer it
+/// did not allocate (a constant global): never to be freed.
+static void *const kGlobalBufferMarker = reinterpret_cast<void *>(0xdeadbeef);
+
+/// Returns the words of a memref descriptor of `rank` dimensions.
+static size_t descriptorWords(size_t rank) { return 3 + 2 * rank; }
+
+llvm::Expected<std::vector<HostTensor>>
+CpuFunction::run(ArrayRef<HostTensor> inputs) const {
+  if (inputs.size() != arguments.size())
+    return llvm::createStringError("@%s takes %zu arguments, got %zu",
+                                   name.c_str(), arguments.size(),
+                                   inputs.size());
+  // Inputs in the argument types, and one descriptor for each.
+  int64_t rows = ShapedType::kDynamic;
+  std::vector<HostTensor> converted;
+  converted.reserve(inputs.size());
+  for (auto [index, input, signature] : llvm::enumerate(inputs, arguments)) {
+    bool matches = input.getShape().size() == signature.shape.size();
+    for (auto [size, expected] : llvm::zip(input.getShape(), signature.shape))
+      matches &= ShapedType::isDynamic(expected) || size == expected;
+    if (!matches)
+      return llvm::createStringError(
+          "argument #%zu of @%s: got %s, which does not fit the argument's "
+          "shape",
+          index, name.c_str(), input.getTypeString().c_str());
+    if (!signature.shape.empty() && ShapedType::isDynamic(signature.shape[0])) {
+      if (!ShapedType::isDynamic(rows) && rows != input.getShape()[0])
+        return llvm::createStringError(
+            "argument #%zu of @%s has %lld rows but an earlier argument has "
+            "%lld",
+            index, name.c_str(), (long long)input.getShape()[0],
+            (long long)rows);
+      rows = input.getShape()[0];
+    }
+    if (isFloatKind(input.getKind()) != isFloatKind(signature.kind))
+      return llvm::createStringError(
+          "argument #%zu of @%s: got %s elements for an argument of %s", index,
+          name.c_str(), getElementKindName(input.getKind()).data(),
+          getElementKindName(signature.kind).data());
+    converted.push_back(input.convertedTo(signature.kind));
+  }
+
+  std::vector<std::vector<int64_t>> descriptors;
+  llvm::DenseSet<void *> inputBuffers;
+  for (HostTensor &tensor : converted) {
+    auto shape = tensor.getShape();
+    std::vector<int64_t> descriptor(descriptorWords(shape.size()), 0);
+    auto *pointer = tensor.data();
+    inputBuffers.insert(pointer);
+    std::memcpy(&descriptor[0], &pointer, sizeof(pointer));
+    std::memcpy(&descriptor[1], &pointer, sizeof(pointer));
+    int64_t stride = 1;
+    for (size_t dim = shape.size(); dim-- > 0;) {
+      descriptor[3 + dim] = shape[dim];
+      descriptor[3 + shape.size() + dim] = stride;
+      stride *= shape[dim];
+    }
+    descriptors.push_back(std::move(descriptor));
+  }
+
+  size_t resultWords = 0;
+  for (const TensorSignature &signature : results)
+    resultWords += descriptorWords(signature.shape.size());
+  std::vector<int64_t> resultDescriptors(std::max<size_t>(resultWords, 1), 0);
+
+  void *resultPointer = resultDescriptors.data();
+  std::vector<void *> descriptorPointers;
+  for (auto &descriptor : descriptors)
+    descriptorPointers.push_back(descriptor.data());
+  SmallVector<void *> packed;
+  if (!results.empty())
+    packed.push_back(&resultPointer);
+  for (void *&pointer : descriptorPointers)
+    packed.push_back(&pointer);
+  if (llvm::Error error = engine->invokePacked("_mlir_ciface_" + name, packed))
+    return std::move(error);
+
+  // Copy each result out, honouring its strides, and free its buffer once.
+  std::vector<HostTensor> outputs;
+  llvm::DenseSet<void *> freed;
+  size_t word = 0;
+  for (const TensorSignature &signature : results) {
+    size_t rank = signature.shape.size();
+    const int64_t *descriptor = &resultDescriptors[word];
+    word += descriptorWords(rank);
+    void *allocated, *aligned;
+    std::memcpy(&allocated, &descriptor[0], sizeof(allocated));
+    std::memcpy(&aligned, &descriptor[1], sizeof(aligned));
+    SmallVector<int64_t> shape(descriptor + 3, descriptor + 3 + rank);
+    ArrayRef<int64_t> strides(descriptor + 3 + rank, rank);
+    HostTensor output(signature.kind, shape);
+    size_t bytes = getElementBytes(signature.kind);
+    const auto *base =
+        static_cast<const uint8_t *>(aligned) + descriptor[2] * bytes;
+    for (int64_t index = 0, e = output.getNumElements(); index < e; ++index) {
+      int64_t offset = 0, rest = index;
+      for (size_t dim = rank; dim-- > 0;) {
+        offset += (rest % shape[dim]) * strides[dim];
+        rest /= shape[dim];
+      }
+      std::memcpy(output.data() + index * bytes, base + offset * bytes, bytes);
+    }
+    outputs.push_back(std::move(output));
+    if (allocated != kGlobalBufferMarker && !inputBuffers.contains(allocated) &&
+        freed.insert(allocated).second)
+      std::free(allocated);
+  }
+  return outputs;
+}
