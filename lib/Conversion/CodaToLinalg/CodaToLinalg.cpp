@@ -79,6 +79,14 @@ struct ConvertCodaToLinalgPass
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
+    // Epilogue programs are lowered through their graph-level form.
+    WalkResult gemms = getOperation().walk([](GemmOp gemm) {
+      gemm.emitError("convert-coda-to-linalg takes graph-level ops: run "
+                     "coda-inline-epilogues first (coda-cpu-pipeline does)");
+      return WalkResult::interrupt();
+    });
+    if (gemms.wasInterrupted())
+      return signalPassFailure();
     CodaToLinalgTypeConverter converter(computeInF64);
 
     ConversionTarget target(*context);

@@ -171,3 +171,46 @@ func.func @capped_epilogue(%x: tensor<?x64xbf16>, %w: tensor<64x64xbf16>) -> ten
   %b = coda.relu %a : (tensor<?x64xbf16>) -> tensor<?x64xbf16>
   return %b : tensor<?x64xbf16>
 }
+
+// -----
+
+// The LM head's loss from epilogue partials: the GEMM yields per-tile
+// log-sum-exps and target logits instead of the logits.
+// CHECK-LABEL: func.func @lm_head_loss
+//  CHECK-SAME:   (%[[H:.+]]: tensor<?x64xbf16>, %[[W:.+]]: tensor<256x64xbf16>, %[[T:.+]]: tensor<?xi64>)
+//       CHECK:   %[[K:.+]]:2 = coda.gemm %[[H]], [%[[W]]] inputs(%[[T]]) : {{.*}} -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+//       CHECK:   ^bb0(%[[ACC:.+]]: tensor<?x256xf32>, %[[TA:.+]]: tensor<?xi64>):
+//       CHECK:     %[[LSE:.+]] = coda.partial_reduce %[[ACC]] {kind = "lse"}
+//       CHECK:     %[[PICK:.+]] = coda.partial_gather %[[ACC]], %[[TA]]
+//       CHECK:     coda.yield %[[LSE]], %[[PICK]]
+//       CHECK:   %[[L:.+]] = coda.cross_entropy_from_partials %[[K]]#0, %[[K]]#1, %[[T]] {ignore_index = 0 : i64, reduction = "sum"}
+//   CHECK-NOT:   coda.cross_entropy %
+//       CHECK:   return %[[L]]
+func.func @lm_head_loss(%h: tensor<?x64xbf16>, %w: tensor<256x64xbf16>, %t: tensor<?xi64>) -> tensor<f32> {
+  %logits = coda.linear %h, %w : (tensor<?x64xbf16>, tensor<256x64xbf16>) -> tensor<?x256xf32>
+  %loss = coda.cross_entropy %logits, %t {ignore_index = 0 : i64, reduction = "sum"} : (tensor<?x256xf32>, tensor<?xi64>) -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
+// -----
+
+// When the logits are returned too, they stay an output beside the partials.
+// CHECK-LABEL: func.func @lm_head_logits_and_loss
+//       CHECK:   %[[K:.+]]:3 = coda.gemm
+//       CHECK:   return %[[K]]#0
+func.func @lm_head_logits_and_loss(%h: tensor<?x64xbf16>, %w: tensor<256x64xbf16>, %t: tensor<?xi64>) -> (tensor<?x256xf32>, tensor<f32>) {
+  %logits = coda.linear %h, %w : (tensor<?x64xbf16>, tensor<256x64xbf16>) -> tensor<?x256xf32>
+  %loss = coda.cross_entropy %logits, %t : (tensor<?x256xf32>, tensor<?xi64>) -> tensor<f32>
+  return %logits, %loss : tensor<?x256xf32>, tensor<f32>
+}
+
+// -----
+
+// Refused: cross-entropy over logits no GEMM produced.
+// CHECK-LABEL: func.func @loss_of_argument
+//       CHECK:   coda.cross_entropy
+//   CHECK-NOT:   coda.cross_entropy_from_partials
+func.func @loss_of_argument(%logits: tensor<?x256xf32>, %t: tensor<?xi64>) -> tensor<f32> {
+  %loss = coda.cross_entropy %logits, %t : (tensor<?x256xf32>, tensor<?xi64>) -> tensor<f32>
+  return %loss : tensor<f32>
+}

@@ -1,0 +1,57 @@
+// RUN: coda-opt %s --split-input-file --convert-coda-to-linalg | FileCheck %s
+
+// RMSNorm: a row reduction of squares, then one elementwise pass.
+// CHECK-LABEL: func.func @rms_norm
+//       CHECK:   linalg.fill
+//       CHECK:   linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+//       CHECK:     arith.mulf
+//       CHECK:     arith.addf
+//       CHECK:   linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
+//       CHECK:     math.sqrt
+func.func @rms_norm(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>) -> tensor<?x64xbf16> {
+  %y = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
+  return %y : tensor<?x64xbf16>
+}
+
+// -----
+
+// Partials reduce blocks of tile_n columns: [M, ceil(80 / 32)] = [M, 3],
+// cast back to the op's symbolic [M, ?].
+// CHECK-LABEL: func.func @partials
+//       CHECK:   tensor.empty() : tensor<32xf32>
+//       CHECK:   linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+//  CHECK-SAME:     outs(%{{.+}} : tensor<?x3xf32>)
+//       CHECK:   tensor.cast %{{.+}} : tensor<?x3xf32> to tensor<?x?xf32>
+func.func @partials(%x: tensor<?x80xf32>) -> tensor<?x?xf32> {
+  %p = coda.partial_reduce %x {kind = "sum_squares", tile_n = 32 : i64} : (tensor<?x80xf32>) -> tensor<?x?xf32>
+  return %p : tensor<?x?xf32>
+}
+
+// -----
+
+// The rstd of partial sums of squares, as [M, 1].
+// CHECK-LABEL: func.func @rstd
+//       CHECK:   linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+//       CHECK:   math.sqrt
+//       CHECK:   tensor.expand_shape %{{.+}} {{\[\[}}0, 1]] output_shape [%{{.+}}, 1] : tensor<?xf32> into tensor<?x1xf32>
+func.func @rstd(%p: tensor<?x?xf32>) -> tensor<?x1xf32> {
+  %r = coda.reduce_partials %p {kind = "rstd", count = 64 : i64, epsilon = 1.0e-05 : f32} : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  return %r : tensor<?x1xf32>
+}
+
+// -----
+
+// Cross-entropy: row max, sum of exponentials, the target logit by index,
+// then the mean over rows not ignored.
+// CHECK-LABEL: func.func @cross_entropy
+//       CHECK:   arith.maximumf
+//       CHECK:   math.exp
+//       CHECK:   tensor.extract
+//       CHECK:   arith.cmpi ne
+//       CHECK:   iterator_types = ["reduction"]
+//       CHECK:   arith.divf
+//       CHECK:   return %{{.+}} : tensor<f32>
+func.func @cross_entropy(%l: tensor<?x64xf32>, %t: tensor<?xi64>) -> tensor<f32> {
+  %loss = coda.cross_entropy %l, %t : (tensor<?x64xf32>, tensor<?xi64>) -> tensor<f32>
+  return %loss : tensor<f32>
+}

@@ -1,0 +1,52 @@
+// RUN: coda-opt %s --split-input-file --coda-inline-epilogues --verify-diagnostics | FileCheck %s
+
+// A two-weight GEMM becomes f32 products side by side, the inputs widened,
+// the epilogue inlined and each result rounded once.
+// CHECK-LABEL: func.func @two_weights
+//  CHECK-SAME:   (%[[H:.+]]: tensor<?x64xbf16>, %[[WG:.+]]: tensor<16x64xbf16>, %[[WU:.+]]: tensor<16x64xbf16>, %[[R:.+]]: tensor<?x1xf32>, %[[G:.+]]: tensor<32xbf16>)
+//       CHECK:   %[[A:.+]] = coda.linear %[[H]], %[[WG]] : (tensor<?x64xbf16>, tensor<16x64xbf16>) -> tensor<?x16xf32>
+//       CHECK:   %[[B:.+]] = coda.linear %[[H]], %[[WU]] : (tensor<?x64xbf16>, tensor<16x64xbf16>) -> tensor<?x16xf32>
+//       CHECK:   %[[ACC:.+]] = coda.concat %[[A]], %[[B]] : (tensor<?x16xf32>, tensor<?x16xf32>) -> tensor<?x32xf32>
+//       CHECK:   %[[GW:.+]] = arith.extf %[[G]] : tensor<32xbf16> to tensor<32xf32>
+//       CHECK:   %[[S:.+]] = coda.mul %[[ACC]], %[[R]]
+//       CHECK:   %[[T:.+]] = coda.add %[[S]], %[[GW]]
+//       CHECK:   %[[Y:.+]] = arith.truncf %[[T]] : tensor<?x32xf32> to tensor<?x32xbf16>
+//   CHECK-NOT:   coda.gemm
+//       CHECK:   return %[[Y]]
+func.func @two_weights(%h: tensor<?x64xbf16>, %wg: tensor<16x64xbf16>, %wu: tensor<16x64xbf16>, %r: tensor<?x1xf32>, %g: tensor<32xbf16>) -> tensor<?x32xbf16> {
+  %y = coda.gemm %h, [%wg, %wu] inputs(%r, %g) : (tensor<?x64xbf16>, tensor<16x64xbf16>, tensor<16x64xbf16>, tensor<?x1xf32>, tensor<32xbf16>) -> tensor<?x32xbf16> {
+  ^bb0(%acc: tensor<?x32xf32>, %rstd: tensor<?x1xf32>, %gamma: tensor<32xf32>):
+    %s = coda.mul %acc, %rstd : (tensor<?x32xf32>, tensor<?x1xf32>) -> tensor<?x32xf32>
+    %t = coda.add %s, %gamma : (tensor<?x32xf32>, tensor<32xf32>) -> tensor<?x32xf32>
+    coda.yield %t : tensor<?x32xf32>
+  }
+  return %y : tensor<?x32xbf16>
+}
+
+// -----
+
+// A "kn" weight is a matmul; partials pass through unchanged.
+// CHECK-LABEL: func.func @kn_partials
+//       CHECK:   %[[P:.+]] = coda.matmul %{{.+}}, %{{.+}} : (tensor<?x64xf32>, tensor<64x32xf32>) -> tensor<?x32xf32>
+//       CHECK:   %[[S:.+]] = coda.partial_reduce %[[P]] {kind = "max"}
+//       CHECK:   return %[[S]]
+func.func @kn_partials(%a: tensor<?x64xf32>, %b: tensor<64x32xf32>) -> tensor<?x?xf32> {
+  %p = coda.gemm %a, [%b] {b_layout = "kn"} : (tensor<?x64xf32>, tensor<64x32xf32>) -> tensor<?x?xf32> {
+  ^bb0(%acc: tensor<?x32xf32>):
+    %s = coda.partial_reduce %acc {kind = "max"} : (tensor<?x32xf32>) -> tensor<?x?xf32>
+    coda.yield %s : tensor<?x?xf32>
+  }
+  return %p : tensor<?x?xf32>
+}
+
+// -----
+
+// Refused with a diagnostic: a read as [K, M] has no graph-level form yet.
+func.func @km_layout(%dz: tensor<?x32xbf16>, %u: tensor<?x64xbf16>) -> tensor<32x64xf32> {
+  // expected-error @+1 {{cannot inline this GEMM: a_layout = "km" is not supported by the CPU reference path yet}}
+  %dw = coda.gemm %dz, [%u] {a_layout = "km", b_layout = "kn"} : (tensor<?x32xbf16>, tensor<?x64xbf16>) -> tensor<32x64xf32> {
+  ^bb0(%acc: tensor<32x64xf32>):
+    coda.yield %acc : tensor<32x64xf32>
+  }
+  return %dw : tensor<32x64xf32>
+}
