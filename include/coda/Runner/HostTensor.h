@@ -37,7 +37,8 @@ bool isFloatKind(ElementKind kind);
 /// and f16 stored as their 16-bit patterns).
 class HostTensor {
 public:
-  HostTensor() = default;
+  /// A rank-0 f32 zero.
+  HostTensor() : HostTensor(ElementKind::F32, {}) {}
   /// A zero-filled tensor.
   HostTensor(ElementKind kind, llvm::ArrayRef<int64_t> shape);
 
@@ -48,10 +49,12 @@ public:
   uint8_t *data() { return bytes.data(); }
   const uint8_t *data() const { return bytes.data(); }
 
-  /// Element `index` (row-major) as a double.
+  /// Element `index` (row-major) as a double (exact but for i64 values past
+  /// 2^53).
   double get(int64_t index) const;
   /// Stores `value` into element `index`, rounded to nearest even for the
-  /// floating-point kinds and truncated toward zero for the integer kinds.
+  /// floating-point kinds; for the integer kinds truncated toward zero,
+  /// saturated at the kind's range, and NaN stored as 0.
   void set(int64_t index, double value);
 
   /// Returns a copy with every element converted to `kind`.

@@ -12,9 +12,10 @@
 
 namespace mlir::coda {
 
-/// Reads a version 1, 2 or 3 `.npy` file holding a C-order, little-endian
-/// array of `<f2`, `<f4`, `<f8`, `<i4` or `<i8` (`|i1`-free, no objects).
-/// Errors name the file and what is wrong with it.
+/// Reads a version 1, 2 or 3 `.npy` file holding a C-order array of `f2`,
+/// `f4`, `f8`, `i4` or `i8` in little-endian (`<`) or native (`=`) byte
+/// order, whose data is exactly the size its shape needs. Errors name the
+/// file and what is wrong with it.
 llvm::Expected<HostTensor> readNpy(llvm::StringRef path);
 
 /// Writes `tensor` as a version 1 `.npy` file. bf16, which NumPy lacks, is

@@ -33,8 +33,9 @@ struct InputSpec {
 };
 
 /// Draws every input from one generator seeded with `seed`, in order, so
-/// the same seed and specs give the same tensors on every machine. Values
-/// are drawn in double and rounded once to each input's element type.
+/// the same seed and specs give the same tensors on every machine whose C
+/// library computes log, sin and cos (used by Box-Muller) to the same bits.
+/// Values are drawn in double and rounded once to each input's element type.
 std::vector<HostTensor> generateInputs(llvm::ArrayRef<InputSpec> specs,
                                        uint64_t seed);
 

@@ -33,6 +33,49 @@ static Value square(OpBuilder &b, Location loc, Value x) {
   return arith::MulFOp::create(b, loc, x, x);
 }
 
+/// The map of a plain reduction: the element itself.
+static Value firstArgument(OpBuilder &, Location, ValueRange args) {
+  return args[0];
+}
+
+/// Returns `max + log(sum(exp(x - max)))` along each row of `x` as `[M]`.
+static Value buildRowLogSumExp(OpBuilder &builder, Location loc, Value x,
+                               Type computeType) {
+  Value max = buildRowReduction(builder, loc, x, {}, computeType,
+                                ReductionKind::Max, firstArgument);
+  Value sumExp = buildRowReduction(
+      builder, loc, x, max, computeType, ReductionKind::Sum,
+      [](OpBuilder &b, Location l, ValueRange args) {
+        return math::ExpOp::create(
+            b, l, arith::SubFOp::create(b, l, args[0], args[1]));
+      });
+  AffineMap rowMap = AffineMap::getMultiDimIdentityMap(1, builder.getContext());
+  return buildElementwise(builder, loc, cast<RankedTensorType>(max.getType()),
+                          {max, sumExp}, {rowMap, rowMap}, computeType, max,
+                          [](OpBuilder &b, Location l, ValueRange args) {
+                            return arith::AddFOp::create(
+                                b, l, args[0],
+                                math::LogOp::create(b, l, args[1]));
+                          });
+}
+
+/// Returns the row sums of `x` and the row sums of squares about the mean
+/// (two passes, as PyTorch computes the variance), both `[M]`.
+static std::pair<Value, Value> buildRowMoments(OpBuilder &builder, Location loc,
+                                               Value x, int64_t width,
+                                               Type computeType) {
+  Value sums = buildRowReduction(builder, loc, x, {}, computeType,
+                                 ReductionKind::Sum, firstArgument);
+  Value centred = buildRowReduction(
+      builder, loc, x, sums, computeType, ReductionKind::Sum,
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        Value mean = arith::DivFOp::create(
+            b, l, args[1], createFloat(b, l, computeType, double(width)));
+        return square(b, l, arith::SubFOp::create(b, l, args[0], mean));
+      });
+  return {sums, centred};
+}
+
 /// The maps of an `[M, N]` elementwise op reading `[M, N]` operands, `[M]`
 /// row statistics and `[N]` vectors, in that order.
 static SmallVector<AffineMap> getNormMaps(MLIRContext *context,
@@ -166,16 +209,8 @@ struct LowerLayerNorm : public CodaLoweringPattern<LayerNormOp> {
       return arith::DivFOp::create(
           b, l, sum, createFloat(b, l, computeType, double(width)));
     };
-    // Two passes, as PyTorch: the mean, then the centred sum of squares.
-    Value sums = buildRowReduction(
-        rewriter, loc, x, {}, computeType, ReductionKind::Sum,
-        [](OpBuilder &, Location, ValueRange args) { return args[0]; });
-    Value centred = buildRowReduction(
-        rewriter, loc, x, sums, computeType, ReductionKind::Sum,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          return square(
-              b, l, arith::SubFOp::create(b, l, args[0], mean(b, l, args[1])));
-        });
+    auto [sums, centred] =
+        buildRowMoments(rewriter, loc, x, width, computeType);
     Value result = buildElementwise(
         rewriter, loc, convert(op.getType()),
         {x, sums, centred, adaptor.getGamma(), adaptor.getBeta()},
@@ -255,9 +290,9 @@ static Value buildBlockReduction(OpBuilder &builder, Location loc, Value x,
         SmallVector<Value> mapArgs = {element};
         for (Value arg : args.drop_front().drop_back())
           mapArgs.push_back(arg);
-        Value value =
-            arith::SelectOp::create(b, l, inside, map(b, l, mapArgs),
-                                    createFloat(b, l, computeType, identity));
+        Value value = arith::SelectOp::create(
+            b, l, inside, map(b, l, mapArgs),
+            createFloat(b, l, computeType, identity));
         Value combined =
             kind == ReductionKind::Sum
                 ? arith::AddFOp::create(b, l, args.back(), value).getResult()
@@ -279,13 +314,10 @@ struct LowerPartialReduce : public CodaLoweringPattern<PartialReduceOp> {
     Value x = adaptor.getX();
     int64_t tileN = op.getTileNOrDefault();
     StringRef kind = op.getKind();
-    auto identity = [](OpBuilder &, Location, ValueRange args) {
-      return args[0];
-    };
     Value result;
     if (kind == "sum") {
       result = buildBlockReduction(rewriter, loc, x, {}, tileN, computeType,
-                                   ReductionKind::Sum, identity);
+                                   ReductionKind::Sum, firstArgument);
     } else if (kind == "sum_squares") {
       result = buildBlockReduction(
           rewriter, loc, x, {}, tileN, computeType, ReductionKind::Sum,
@@ -294,11 +326,11 @@ struct LowerPartialReduce : public CodaLoweringPattern<PartialReduceOp> {
           });
     } else if (kind == "max") {
       result = buildBlockReduction(rewriter, loc, x, {}, tileN, computeType,
-                                   ReductionKind::Max, identity);
+                                   ReductionKind::Max, firstArgument);
     } else {
       // lse: max + log(sum(exp(x - max))) per block.
       Value max = buildBlockReduction(rewriter, loc, x, {}, tileN, computeType,
-                                      ReductionKind::Max, identity);
+                                      ReductionKind::Max, firstArgument);
       Value sum = buildBlockReduction(
           rewriter, loc, x, max, tileN, computeType, ReductionKind::Sum,
           [](OpBuilder &b, Location l, ValueRange args) {
@@ -333,12 +365,9 @@ struct LowerReducePartials : public CodaLoweringPattern<ReducePartialsOp> {
     Type computeType = getComputeType();
     StringRef kind = op.getKind();
     ValueRange partials = adaptor.getPartials();
-    auto identity = [](OpBuilder &, Location, ValueRange args) {
-      return args[0];
-    };
     auto sumOf = [&](Value p) {
       return buildRowReduction(rewriter, loc, p, {}, computeType,
-                               ReductionKind::Sum, identity);
+                               ReductionKind::Sum, firstArgument);
     };
     auto rowMaps = [&](unsigned count) {
       AffineMap map = AffineMap::getMultiDimIdentityMap(1, getContext());
@@ -357,22 +386,10 @@ struct LowerReducePartials : public CodaLoweringPattern<ReducePartialsOp> {
     } else if (kind == "max") {
       rows.push_back(buildRowReduction(rewriter, loc, partials[0], {},
                                        computeType, ReductionKind::Max,
-                                       identity));
+                                       firstArgument));
     } else if (kind == "lse") {
-      Value max = buildRowReduction(rewriter, loc, partials[0], {}, computeType,
-                                    ReductionKind::Max, identity);
-      Value sum = buildRowReduction(
-          rewriter, loc, partials[0], max, computeType, ReductionKind::Sum,
-          [](OpBuilder &b, Location l, ValueRange args) {
-            return math::ExpOp::create(
-                b, l, arith::SubFOp::create(b, l, args[0], args[1]));
-          });
-      rows.push_back(buildElementwise(
-          rewriter, loc, rowType(max), {max, sum}, rowMaps(2), computeType, max,
-          [](OpBuilder &b, Location l, ValueRange args) {
-            return arith::AddFOp::create(b, l, args[0],
-                                         math::LogOp::create(b, l, args[1]));
-          }));
+      rows.push_back(
+          buildRowLogSumExp(rewriter, loc, partials[0], computeType));
     } else if (kind == "rstd") {
       Value sum = sumOf(partials[0]);
       rows.push_back(buildElementwise(
@@ -437,18 +454,6 @@ struct LowerCrossEntropy : public CodaLoweringPattern<CrossEntropyOp> {
     Value logits = adaptor.getLogits(), targets = adaptor.getTargets();
     auto logitsType = cast<RankedTensorType>(logits.getType());
     int64_t classes = logitsType.getDimSize(1);
-    auto identity = [](OpBuilder &, Location, ValueRange args) {
-      return args[0];
-    };
-    Value max = buildRowReduction(rewriter, loc, logits, {}, computeType,
-                                  ReductionKind::Max, identity);
-    Value sumExp = buildRowReduction(
-        rewriter, loc, logits, max, computeType, ReductionKind::Sum,
-        [](OpBuilder &b, Location l, ValueRange args) {
-          return math::ExpOp::create(
-              b, l, arith::SubFOp::create(b, l, args[0], args[1]));
-        });
-
     // The target logit of each row, read through a clamped index: a target
     // outside [0, V) is rejected before it reaches a kernel.
     auto rowType =
@@ -474,13 +479,7 @@ struct LowerCrossEntropy : public CodaLoweringPattern<CrossEntropyOp> {
                                       convertScalar(b, l, logit, computeType));
             })
             .getResult(0);
-    Value lse = buildElementwise(
-        rewriter, loc, rowType, {max, sumExp},
-        SmallVector<AffineMap>(2, rowMap), computeType, max,
-        [](OpBuilder &b, Location l, ValueRange args) {
-          return arith::AddFOp::create(b, l, args[0],
-                                       math::LogOp::create(b, l, args[1]));
-        });
+    Value lse = buildRowLogSumExp(rewriter, loc, logits, computeType);
     rewriter.replaceOp(op, buildLoss(rewriter, loc, lse, picked, targets,
                                      op.getIgnoreIndex(), op.getReduction(),
                                      convert(op.getType()), computeType));
@@ -497,30 +496,10 @@ struct LowerCrossEntropyFromPartials
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type computeType = getComputeType();
-    auto identity = [](OpBuilder &, Location, ValueRange args) {
-      return args[0];
-    };
-    Value partials = adaptor.getLse();
-    Value max = buildRowReduction(rewriter, loc, partials, {}, computeType,
-                                  ReductionKind::Max, identity);
-    Value sumExp = buildRowReduction(
-        rewriter, loc, partials, max, computeType, ReductionKind::Sum,
-        [](OpBuilder &b, Location l, ValueRange args) {
-          return math::ExpOp::create(
-              b, l, arith::SubFOp::create(b, l, args[0], args[1]));
-        });
-    auto rowType = cast<RankedTensorType>(max.getType());
-    AffineMap rowMap = AffineMap::getMultiDimIdentityMap(1, getContext());
-    Value lse = buildElementwise(
-        rewriter, loc, rowType, {max, sumExp},
-        SmallVector<AffineMap>(2, rowMap), computeType, max,
-        [](OpBuilder &b, Location l, ValueRange args) {
-          return arith::AddFOp::create(b, l, args[0],
-                                       math::LogOp::create(b, l, args[1]));
-        });
+    Value lse = buildRowLogSumExp(rewriter, loc, adaptor.getLse(), computeType);
     Value picked =
         buildRowReduction(rewriter, loc, adaptor.getTargetLogits(), {},
-                          computeType, ReductionKind::Sum, identity);
+                          computeType, ReductionKind::Sum, firstArgument);
     rewriter.replaceOp(op, buildLoss(rewriter, loc, lse, picked,
                                      adaptor.getTargets(), op.getIgnoreIndex(),
                                      op.getReduction(), convert(op.getType()),
@@ -638,16 +617,8 @@ struct LowerNormStatistics : public CodaLoweringPattern<NormStatisticsOp> {
           }));
     SmallVector<Value> statistics;
     if (layer) {
-      Value sums = buildRowReduction(
-          rewriter, loc, x, {}, computeType, ReductionKind::Sum,
-          [](OpBuilder &, Location, ValueRange args) { return args[0]; });
-      Value centred = buildRowReduction(
-          rewriter, loc, x, sums, computeType, ReductionKind::Sum,
-          [&](OpBuilder &b, Location l, ValueRange args) {
-            return square(
-                b, l,
-                arith::SubFOp::create(b, l, args[0], mean(b, l, args[1])));
-          });
+      auto [sums, centred] =
+          buildRowMoments(rewriter, loc, x, width, computeType);
       statistics.push_back(buildElementwise(
           rewriter, loc, rowType, centred, rowMap, computeType, centred,
           [&](OpBuilder &b, Location l, ValueRange args) {

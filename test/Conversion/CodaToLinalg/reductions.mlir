@@ -41,12 +41,12 @@ func.func @rstd(%p: tensor<?x?xf32>) -> tensor<?x1xf32> {
 
 // -----
 
-// Cross-entropy: row max, sum of exponentials, the target logit by index,
-// then the mean over rows not ignored.
+// Cross-entropy: the target logit by index, the row max and sum of
+// exponentials, then the mean over rows not ignored.
 // CHECK-LABEL: func.func @cross_entropy
+//       CHECK:   tensor.extract
 //       CHECK:   arith.maximumf
 //       CHECK:   math.exp
-//       CHECK:   tensor.extract
 //       CHECK:   arith.cmpi ne
 //       CHECK:   iterator_types = ["reduction"]
 //       CHECK:   arith.divf

@@ -214,3 +214,18 @@ func.func @loss_of_argument(%logits: tensor<?x256xf32>, %t: tensor<?xi64>) -> te
   %loss = coda.cross_entropy %logits, %t : (tensor<?x256xf32>, tensor<?xi64>) -> tensor<f32>
   return %loss : tensor<f32>
 }
+
+// -----
+
+// Refused: targets computed after the GEMM of the logits cannot be read by
+// its epilogue, so the loss reads the stored logits.
+// CHECK-LABEL: func.func @targets_after_gemm
+//       CHECK:   coda.gemm
+//       CHECK:   coda.cross_entropy %
+//   CHECK-NOT:   coda.cross_entropy_from_partials
+func.func @targets_after_gemm(%h: tensor<?x64xbf16>, %w: tensor<256x64xbf16>, %t: tensor<?xi64>, %shift: tensor<?xi64>) -> tensor<f32> {
+  %logits = coda.linear %h, %w : (tensor<?x64xbf16>, tensor<256x64xbf16>) -> tensor<?x256xf32>
+  %targets = arith.addi %t, %shift : tensor<?xi64>
+  %loss = coda.cross_entropy %logits, %targets : (tensor<?x256xf32>, tensor<?xi64>) -> tensor<f32>
+  return %loss : tensor<f32>
+}
