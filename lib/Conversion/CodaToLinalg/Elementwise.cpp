@@ -7,6 +7,7 @@
 #include "LoweringUtils.h"
 #include "Patterns.h"
 #include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "coda/Dialect/Coda/Utils/ScalarMath.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -17,56 +18,13 @@
 using namespace mlir;
 using namespace mlir::coda;
 
-//===----------------------------------------------------------------------===//
-// Scalar math
-//===----------------------------------------------------------------------===//
-
-/// 1 / (1 + exp(-x)).
-static Value sigmoid(OpBuilder &b, Location loc, Value x) {
-  Value one = createFloat(b, loc, x.getType(), 1.0);
-  Value negated = arith::NegFOp::create(b, loc, x);
-  Value exp = math::ExpOp::create(b, loc, negated);
-  Value denominator = arith::AddFOp::create(b, loc, one, exp);
-  return arith::DivFOp::create(b, loc, one, denominator);
-}
-
-/// x · sigmoid(x).
-static Value silu(OpBuilder &b, Location loc, Value x) {
-  return arith::MulFOp::create(b, loc, x, sigmoid(b, loc, x));
-}
-
-/// GELU as torch.nn.functional.gelu: the erf form, or the tanh form.
-static Value gelu(OpBuilder &b, Location loc, Value x, bool tanhForm) {
-  Type type = x.getType();
-  Value half = createFloat(b, loc, type, 0.5);
-  Value one = createFloat(b, loc, type, 1.0);
-  Value inner;
-  if (tanhForm) {
-    Value cube =
-        arith::MulFOp::create(b, loc, x, arith::MulFOp::create(b, loc, x, x));
-    Value poly = arith::AddFOp::create(
-        b, loc, x,
-        arith::MulFOp::create(b, loc, createFloat(b, loc, type, 0.044715),
-                              cube));
-    Value scaled = arith::MulFOp::create(
-        b, loc, createFloat(b, loc, type, std::sqrt(2.0 / M_PI)), poly);
-    inner = math::TanhOp::create(b, loc, scaled);
-  } else {
-    Value scaled = arith::MulFOp::create(
-        b, loc, x, createFloat(b, loc, type, 1.0 / std::sqrt(2.0)));
-    inner = math::ErfOp::create(b, loc, scaled);
-  }
-  Value factor = arith::AddFOp::create(b, loc, one, inner);
-  return arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, half, x),
-                               factor);
-}
-
 namespace {
 //===----------------------------------------------------------------------===//
 // Binary and unary maps
 //===----------------------------------------------------------------------===//
 
-/// Lowers an op whose result is a scalar function of its broadcast operands.
+/// Lowers an op whose result is a scalar function of its broadcast operands
+/// (see ScalarMath.h).
 template <typename Op>
 struct LowerMap : public CodaLoweringPattern<Op> {
   using CodaLoweringPattern<Op>::CodaLoweringPattern;
@@ -78,70 +36,13 @@ struct LowerMap : public CodaLoweringPattern<Op> {
         rewriter, op.getLoc(), this->convert(op.getType()),
         adaptor.getOperands(), this->getComputeType(),
         [&](OpBuilder &b, Location loc, ValueRange args) {
-          return compute(op, b, loc, args);
+          return buildElementwiseScalar(b, loc, op, args);
         });
     rewriter.replaceOp(op, result);
     return success();
   }
-
-  static Value compute(Op op, OpBuilder &b, Location loc, ValueRange args);
 };
 } // namespace
-
-template <>
-Value LowerMap<AddOp>::compute(AddOp, OpBuilder &b, Location loc,
-                               ValueRange args) {
-  return arith::AddFOp::create(b, loc, args[0], args[1]);
-}
-template <>
-Value LowerMap<MulOp>::compute(MulOp, OpBuilder &b, Location loc,
-                               ValueRange args) {
-  return arith::MulFOp::create(b, loc, args[0], args[1]);
-}
-template <>
-Value LowerMap<AddOuterOp>::compute(AddOuterOp, OpBuilder &b, Location loc,
-                                    ValueRange args) {
-  return arith::AddFOp::create(b, loc, args[0],
-                               arith::MulFOp::create(b, loc, args[1], args[2]));
-}
-template <>
-Value LowerMap<ScaleOp>::compute(ScaleOp op, OpBuilder &b, Location loc,
-                                 ValueRange args) {
-  Value factor =
-      createFloat(b, loc, args[0].getType(), op.getFactor().convertToDouble());
-  return arith::MulFOp::create(b, loc, factor, args[0]);
-}
-template <>
-Value LowerMap<SiLUOp>::compute(SiLUOp, OpBuilder &b, Location loc,
-                                ValueRange args) {
-  return silu(b, loc, args[0]);
-}
-template <>
-Value LowerMap<ReLUOp>::compute(ReLUOp, OpBuilder &b, Location loc,
-                                ValueRange args) {
-  return arith::MaximumFOp::create(b, loc, args[0],
-                                   createFloat(b, loc, args[0].getType(), 0.0));
-}
-template <>
-Value LowerMap<SigmoidOp>::compute(SigmoidOp, OpBuilder &b, Location loc,
-                                   ValueRange args) {
-  return sigmoid(b, loc, args[0]);
-}
-template <>
-Value LowerMap<TanhOp>::compute(TanhOp, OpBuilder &b, Location loc,
-                                ValueRange args) {
-  return math::TanhOp::create(b, loc, args[0]);
-}
-template <>
-Value LowerMap<GELUOp>::compute(GELUOp op, OpBuilder &b, Location loc,
-                                ValueRange args) {
-  return gelu(b, loc, args[0], op.getApproximate() == "tanh");
-}
-template <>
-Value LowerMap<SwiGLUOp>::compute(SwiGLUOp, OpBuilder &b, Location loc,
-                                  ValueRange args) {
-  return arith::MulFOp::create(b, loc, silu(b, loc, args[0]), args[1]);
-}
 
 namespace {
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,30 @@
+//===- ScalarMath.h - elementwise coda ops on one element -------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The scalar meaning of each elementwise coda op, built once and used by
+// every lowering that computes ops element by element (the CPU reference
+// path's linalg bodies, a GPU epilogue's registers).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CODA_DIALECT_CODA_UTILS_SCALARMATH_H
+#define CODA_DIALECT_CODA_UTILS_SCALARMATH_H
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::coda {
+
+/// Returns true for the ops `buildElementwiseScalar` computes: add,
+/// add_outer, mul, scale, silu, relu, sigmoid, tanh, gelu and swiglu.
+bool hasScalarForm(Operation *op);
+
+/// Builds the value of elementwise op `op` at one element from its operands
+/// there, `args`, all of one floating-point type (the compute type). `op`
+/// must satisfy `hasScalarForm`.
+Value buildElementwiseScalar(OpBuilder &builder, Location loc, Operation *op,
+                             ValueRange args);
+
+} // namespace mlir::coda
+
+#endif // CODA_DIALECT_CODA_UTILS_SCALARMATH_H
