@@ -10,6 +10,7 @@
 #include "coda/Dialect/Coda/IR/CodaDialect.h"
 #include "coda/Dialect/Coda/Transforms/Passes.h"
 #include "coda/Pipelines/Pipelines.h"
+#include "coda/Target/PTX/PTX.h"
 #include "coda/Target/Summary/Summary.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
@@ -40,4 +41,7 @@ void mlir::coda::registerAllPasses() {
   registerCodaPipelines();
 }
 
-void mlir::coda::registerAllTranslations() { registerSummaryTranslation(); }
+void mlir::coda::registerAllTranslations() {
+  registerPTXTranslation();
+  registerSummaryTranslation();
+}

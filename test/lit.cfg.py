@@ -21,7 +21,16 @@ config.substitutions.append(
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
-tools = ["coda-opt", "coda-translate"]
+# ptxas assembles the generated PTX in the tests that have it (CUDA_ROOT, or
+# the toolkit's usual place); without it they are reported unsupported.
+cuda_root = os.environ.get("CUDA_ROOT", "/usr/local/cuda")
+ptxas = os.path.join(cuda_root, "bin", "ptxas")
+if os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+    config.environment["CUDA_ROOT"] = cuda_root
+
+tools = ["coda-opt", "coda-translate", "coda-run"]
 if config.coda_have_fuzzer:
     config.available_features.add("fuzzer")
     tools.append("coda-fuzz-parse")

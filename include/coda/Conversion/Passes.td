@@ -36,4 +36,43 @@ def ConvertCodaToLinalgPass
   ];
 }
 
+def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "generate a Hopper kernel for each coda.gemm";
+  let description = [{
+    Emits, for every `coda.gemm` of each function, a `gpu.func` kernel for
+    `sm_90a` named `<function>_gemm<i>` into one `gpu.module @coda_kernels`,
+    and records the kernel on the GEMM as `coda.kernel`. Each CTA computes a 128x128 output
+    tile with one warpgroup: TMA loads of 128x64 A and B boxes into
+    128-byte-swizzled shared memory through a ring of `stages` slots guarded
+    by mbarriers, `wgmma.mma_async` m64n128k16 with the generator's own
+    shared-memory descriptors, f32 accumulators in registers, and the
+    epilogue region evaluated register by register before predicated stores.
+
+    Kernel arguments, in order: the A and B tensor maps (device pointers to
+    128-byte CUtensorMap objects; A boxes 64 (k) x 128 (m), B boxes
+    64 (k) x 128 (n)), the row count M as i32, one pointer per epilogue
+    input, one pointer per result. Grid: (ceil(M / 128), ceil(N / 128)),
+    block: 128 threads, dynamic shared memory: `stages` x 32 KiB + 1 KiB.
+
+    This first generator takes GEMMs with `a_layout = "mk"`,
+    `b_layout = "nk"`, one bf16 or f16 weight, epilogues of elementwise ops
+    on tiles, per-column vectors and per-row columns, and `[M, N]` results;
+    any other GEMM is reported with the reason.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+  let options = [
+    Option<"stages", "stages", "unsigned", /*default=*/"4",
+           "Shared-memory ring slots of the mainloop (2 to 6)">,
+  ];
+}
+
 #endif // CODA_CONVERSION_PASSES_TD

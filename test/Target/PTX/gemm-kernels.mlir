@@ -1,0 +1,43 @@
+// REQUIRES: ptxas
+// The generated kernels are PTX for sm_90a that ptxas assembles without
+// spills: TMA loads, wgmma from shared-memory descriptors, the epilogue's
+// math, predicated stores.
+//
+// RUN: coda-translate --coda-to-ptx %s -o %t.ptx
+// RUN: FileCheck %s < %t.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+
+// CHECK: .target sm_90a
+// CHECK: .extern .shared .align 1024 .b8 coda_smem[];
+// CHECK-LABEL: .visible .entry fused_gemm0(
+// CHECK: mbarrier.init.shared
+// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// CHECK: mbarrier.try_wait.parity
+// CHECK: wgmma.fence.sync.aligned
+// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// CHECK: wgmma.commit_group.sync.aligned
+// CHECK: wgmma.wait_group.sync.aligned 1
+// CHECK: ex2.approx
+// CHECK: cvt.rn.bf16.f32
+// CHECK: st.{{(global.)?}}b16
+// CHECK-LABEL: .visible .entry plain_gemm0(
+// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+
+// PTXAS: Compiling entry function 'plain_gemm0' for 'sm_90a'
+// PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// PTXAS: Compiling entry function 'fused_gemm0' for 'sm_90a'
+// PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+
+// Bias, SiLU and a residual tile: the graph level is fused first.
+func.func @fused(%x: tensor<?x256xbf16>, %w: tensor<384x256xbf16>, %b: tensor<384xbf16>, %r: tensor<?x384xbf16>) -> tensor<?x384xbf16> {
+  %y = coda.linear %x, %w, %b : (tensor<?x256xbf16>, tensor<384x256xbf16>, tensor<384xbf16>) -> tensor<?x384xbf16>
+  %a = coda.silu %y : (tensor<?x384xbf16>) -> tensor<?x384xbf16>
+  %s = coda.add %a, %r : (tensor<?x384xbf16>, tensor<?x384xbf16>) -> tensor<?x384xbf16>
+  return %s : tensor<?x384xbf16>
+}
+
+// A plain GEMM at the Llama-3-1B O-projection shape.
+func.func @plain(%x: tensor<?x2048xbf16>, %w: tensor<2048x2048xbf16>) -> tensor<?x2048xbf16> {
+  %y = coda.linear %x, %w : (tensor<?x2048xbf16>, tensor<2048x2048xbf16>) -> tensor<?x2048xbf16>
+  return %y : tensor<?x2048xbf16>
+}
