@@ -102,30 +102,52 @@ def run_case(case, base):
     x = torch.randn(m, k, device="cuda", generator=gen).bfloat16()
     w = (torch.randn(n, k, device="cuda", generator=gen) * 0.02).bfloat16()
     out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-    extra = []
+    # Epilogue inputs, then the outputs besides `out`; `checks` pairs each
+    # output with its f64 reference and eager bf16's value.
+    inputs, outputs, checks = [], [out], []
     if case["epilogue"] == "bias_silu_residual":
         bias = (1 + 0.1 * torch.randn(n, device="cuda", generator=gen)).bfloat16()
         res = torch.randn(m, n, device="cuda", generator=gen).bfloat16()
-        extra = [bias, res]
+        inputs = [bias, res]
         acc = x.double() @ w.double().T + bias.double()
         ref = torch.nn.functional.silu(acc) + res.double()
         eager = (torch.nn.functional.silu(x @ w.T + bias) + res).double()
+        checks = [(out, ref, eager)]
+    elif case["epilogue"] == "residual_partial_norm":
+        res = torch.randn(m, n, device="cuda", generator=gen).bfloat16()
+        gamma = (1 + 0.1 * torch.randn(n, device="cuda", generator=gen)).bfloat16()
+        inputs = [res, gamma]
+        tiles = (n + TILE_N - 1) // TILE_N
+        partials = torch.empty(m, tiles, device="cuda", dtype=torch.float32)
+        h = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+        outputs = [out, partials, h]
+        x1 = res.double() + x.double() @ w.double().T
+        eager_x1 = res + x @ w.T
+        def sum_squares(t):
+            padded = torch.nn.functional.pad(t, (0, tiles * TILE_N - n))
+            return (padded.view(m, tiles, TILE_N) ** 2).sum(-1)
+        checks = [(out, x1, eager_x1.double()),
+                  (partials, sum_squares(x1), sum_squares(eager_x1.float()).double()),
+                  (h, x1 * gamma.double(), (eager_x1 * gamma).double())]
     else:
-        ref = x.double() @ w.double().T
-        eager = (x @ w.T).double()
+        checks = [(out, x.double() @ w.double().T, (x @ w.T).double())]
     map_a, map_b = tensor_map(x, TILE_M), tensor_map(w, TILE_N)
     module, function = load_kernel(os.path.join(base, case["ptx"]),
                                    case["kernel"], shared)
     pointers = [map_a.data_ptr(), map_b.data_ptr()]
-    pointers += [t.data_ptr() for t in extra] + [out.data_ptr()]
+    pointers += [t.data_ptr() for t in inputs + outputs]
     run = lambda: launch(function, m, n, shared, pointers, m)
     run()
     torch.cuda.synchronize()
-    error = ((out.double() - ref).norm() / ref.norm()).item()
-    eager_error = ((eager - ref).norm() / ref.norm()).item()
-    finite = bool(torch.isfinite(out).all())
-    ok = finite and error <= max(1e-5, 2 * eager_error)
-    record = dict(case, error=error, eager_error=eager_error, ok=ok)
+    errors, eager_errors, ok = [], [], True
+    for value, ref, eager in checks:
+        error = ((value.double() - ref).norm() / ref.norm()).item()
+        eager_error = ((eager - ref).norm() / ref.norm()).item()
+        errors.append(error)
+        eager_errors.append(eager_error)
+        ok &= bool(torch.isfinite(value).all()) and error <= max(1e-5, 2 * eager_error)
+    record = dict(case, error=max(errors), eager_error=max(eager_errors),
+                  errors=errors, eager_errors=eager_errors, ok=ok)
     if case.get("time"):
         ours = time_ms(run)
         cublas = time_ms(lambda: torch.matmul(x, w.T, out=out))

@@ -75,12 +75,26 @@ LogicalResult mlir::coda::checkGemmKernelSupport(GemmOp gemm) {
     return gemm.emitError("the kernel generator takes bf16 or f16 operands, "
                           "got ")
            << element;
-  for (Operation &op : gemm.getBody().without_terminator())
+  for (Operation &op : gemm.getBody().without_terminator()) {
+    if (auto partial = dyn_cast<PartialReduceOp>(op)) {
+      if (partial.getKind() != "sum" && partial.getKind() != "sum_squares")
+        return op.emitError("partial reductions of kind \"")
+               << partial.getKind()
+               << "\" are not supported by the kernel generator yet";
+      if (partial.getTileN() && *partial.getTileN() != uint64_t(kTileN))
+        return op.emitError("the kernel generator reduces tiles of ")
+               << kTileN << " columns, but tile_n = " << *partial.getTileN();
+      if (!llvm::all_of(partial->getUsers(), llvm::IsaPred<YieldOp>))
+        return op.emitError("the partials are used inside the epilogue; the "
+                            "kernel generator only stores them");
+      continue;
+    }
     if (!hasScalarForm(&op))
       return op.emitError("'")
              << op.getName()
              << "' in an epilogue is not supported by the kernel generator "
                 "yet";
+  }
   int64_t n = gemm.getN();
   for (auto [index, input] : llvm::enumerate(gemm.getInputs()))
     if (!getInputKind(input.getType(), n))
@@ -88,13 +102,15 @@ LogicalResult mlir::coda::checkGemmKernelSupport(GemmOp gemm) {
              << index << " of type " << input.getType()
              << " is not a tile, a per-row column or a per-column vector of "
                 "the output";
+  auto yield = cast<YieldOp>(gemm.getBody().getTerminator());
   for (auto [index, result] : llvm::enumerate(gemm.getResults())) {
     auto type = cast<RankedTensorType>(result.getType());
+    if (yield.getValues()[index].getDefiningOp<PartialReduceOp>())
+      continue;
     if (type.getRank() != 2 || type.getDimSize(1) != n)
       return gemm.emitError("result #")
-             << index << " of type " << type
-             << " is not an [M, " << n
-             << "] tile; the kernel generator does not store partials yet";
+             << index << " of type " << type << " is not an [M, " << n
+             << "] tile or the partials of a row reduction";
   }
   return success();
 }
@@ -348,68 +364,131 @@ Value GemmKernelBuilder::loadInput(unsigned input, Value row, Value column) {
 void GemmKernelBuilder::buildEpilogue() {
   Value warp = arith::DivUIOp::create(b, loc, tid, index(32));
   Value lane = arith::RemUIOp::create(b, loc, tid, index(32));
+  Value quad = arith::RemUIOp::create(b, loc, lane, index(4));
   Value rowBase = arith::AddIOp::create(
       b, loc, m0,
       arith::AddIOp::create(b, loc,
                             arith::MulIOp::create(b, loc, warp, index(16)),
                             arith::DivUIOp::create(b, loc, lane, index(4))));
   Value columnBase = arith::AddIOp::create(
-      b, loc, n0,
-      arith::MulIOp::create(b, loc,
-                            arith::RemUIOp::create(b, loc, lane, index(4)),
-                            index(2)));
+      b, loc, n0, arith::MulIOp::create(b, loc, quad, index(2)));
+  Value nTile = arith::DivUIOp::create(b, loc, n0, index(kTileN));
   Block &body = gemm.getBody();
   auto yield = cast<YieldOp>(body.getTerminator());
   auto pointer = LLVM::LLVMPointerType::get(b.getContext());
+  Type f32 = b.getF32Type();
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  auto store = [&](Value value, Type type, Value base, Value position) {
+    if (!type.isF32())
+      value = arith::TruncFOp::create(b, loc, type, value);
+    Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), position);
+    Value address =
+        LLVM::GEPOp::create(b, loc, pointer, type, base, ValueRange{offset});
+    LLVM::StoreOp::create(b, loc, value, address);
+  };
 
+  // A thread holds two rows per m64 slab, 32 registers of each.
   for (int64_t slab = 0; slab < 2; ++slab)
-    for (int64_t reg = 0; reg < kTileN / 2; ++reg) {
-      Value row = arith::AddIOp::create(
-          b, loc, rowBase, index(64 * slab + 8 * ((reg / 2) % 2)));
-      Value column = arith::AddIOp::create(
-          b, loc, columnBase, index(8 * (reg / 4) + reg % 2));
-      Value inside = arith::AndIOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows),
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, column,
-                                index(n)));
-      Value accValue = LLVM::ExtractValueOp::create(b, loc, acc[slab],
-                                                    ArrayRef<int64_t>{reg});
-      scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
-        // The epilogue's values at this element, inputs read on first use.
+    for (int64_t half = 0; half < 2; ++half) {
+      Value row = arith::AddIOp::create(b, loc, rowBase,
+                                        index(64 * slab + 8 * half));
+      Value rowInside =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);
+      llvm::DenseMap<Operation *, Value> partialSums;
+      for (Operation &op : body.without_terminator())
+        if (isa<PartialReduceOp>(op))
+          partialSums[&op] = zero;
+
+      for (int64_t reg = 0; reg < kTileN / 2; ++reg) {
+        if ((reg / 2) % 2 != half)
+          continue;
+        Value column = arith::AddIOp::create(
+            b, loc, columnBase, index(8 * (reg / 4) + reg % 2));
+        Value inside = arith::AndIOp::create(
+            b, loc, rowInside,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, column,
+                                  index(n)));
+        // The epilogue's values at this element; inputs are read on first
+        // use, only inside the tensor (0 elsewhere), and the arithmetic runs
+        // on every element.
         llvm::DenseMap<Value, Value> scalars;
-        scalars[gemm.getAccumulator()] = accValue;
+        scalars[gemm.getAccumulator()] = LLVM::ExtractValueOp::create(
+            b, loc, acc[slab], ArrayRef<int64_t>{reg});
         auto scalarOf = [&](Value value) {
           if (auto it = scalars.find(value); it != scalars.end())
             return it->second;
           auto arg = cast<BlockArgument>(value);
-          Value loaded = loadInput(arg.getArgNumber() - 1, row, column);
-          scalars[value] = loaded;
-          return loaded;
+          auto load = scf::IfOp::create(
+              b, loc, inside,
+              [&](OpBuilder &, Location) {
+                scf::YieldOp::create(
+                    b, loc, loadInput(arg.getArgNumber() - 1, row, column));
+              },
+              [&](OpBuilder &, Location) { scf::YieldOp::create(b, loc, zero); });
+          scalars[value] = load.getResult(0);
+          return load.getResult(0);
         };
         for (Operation &op : body.without_terminator()) {
+          if (auto partial = dyn_cast<PartialReduceOp>(op)) {
+            Value x = scalarOf(partial.getX());
+            Value term = partial.getKind() == "sum"
+                             ? x
+                             : arith::MulFOp::create(b, loc, x, x).getResult();
+            term = arith::SelectOp::create(b, loc, inside, term, zero);
+            partialSums[&op] =
+                arith::AddFOp::create(b, loc, partialSums[&op], term);
+            continue;
+          }
           SmallVector<Value> args;
           for (Value operand : op.getOperands())
             args.push_back(scalarOf(operand));
           scalars[op.getResult(0)] = buildElementwiseScalar(b, loc, &op, args);
         }
-        Value position = arith::IndexCastOp::create(
-            b, loc, b.getI64Type(),
-            arith::AddIOp::create(b, loc,
-                                  arith::MulIOp::create(b, loc, row, index(n)),
-                                  column));
-        for (auto [value, result, output] :
-             llvm::zip_equal(yield.getValues(), gemm.getResults(), outputs)) {
-          Type stored = cast<RankedTensorType>(result.getType()).getElementType();
-          Value scalar = scalarOf(value);
-          if (!stored.isF32())
-            scalar = arith::TruncFOp::create(b, loc, stored, scalar);
-          Value address = LLVM::GEPOp::create(b, loc, pointer, stored, output,
-                                              ValueRange{position});
-          LLVM::StoreOp::create(b, loc, scalar, address);
-        }
-        scf::YieldOp::create(b, loc);
-      });
+        scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
+          Value position = arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, row, index(n)), column);
+          for (auto [value, result, output] : llvm::zip_equal(
+                   yield.getValues(), gemm.getResults(), outputs)) {
+            if (value.getDefiningOp<PartialReduceOp>())
+              continue;
+            store(scalarOf(value),
+                  cast<RankedTensorType>(result.getType()).getElementType(),
+                  output, position);
+          }
+          scf::YieldOp::create(b, loc);
+        });
+      }
+
+      // Each row's 128 columns lie in the four lanes of a quad: combine
+      // them, and the quad's first lane stores the row's partial for this
+      // N-tile at [row, tile] of the [M, ceil(N / 128)] partials.
+      if (partialSums.empty())
+        continue;
+      Value first = arith::AndIOp::create(
+          b, loc, rowInside,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, quad,
+                                index(0)));
+      int64_t tiles = llvm::divideCeil(n, kTileN);
+      for (auto [value, result, output] :
+           llvm::zip_equal(yield.getValues(), gemm.getResults(), outputs)) {
+        auto partial = value.getDefiningOp<PartialReduceOp>();
+        if (!partial)
+          continue;
+        Value sum = partialSums[partial];
+        for (int32_t offset : {1, 2})
+          sum = arith::AddFOp::create(
+              b, loc, sum,
+              gpu::ShuffleOp::create(b, loc, sum, offset, 32,
+                                     gpu::ShuffleMode::XOR)
+                  .getShuffleResult());
+        Value partials = output;
+        scf::IfOp::create(b, loc, first, [&](OpBuilder &, Location) {
+          Value position = arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, row, index(tiles)), nTile);
+          store(sum, f32, partials, position);
+          scf::YieldOp::create(b, loc);
+        });
+      }
     }
 }
 

@@ -57,3 +57,25 @@ func.func @two(%x: tensor<?x64xbf16>, %w0: tensor<64x64xbf16>, %w1: tensor<32x64
   }
   return %b : tensor<?x32xbf16>
 }
+
+// -----
+
+// The O-projection of the canonical block: a residual tile, h = x1 * gamma,
+// and partial sums of squares combined across the quad of lanes that holds
+// a row, stored once per row and N-tile.
+// CHECK-LABEL: func.func @oproj
+//       CHECK: gpu.func @oproj_gemm0(%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr)
+//       CHECK:   gpu.shuffle  xor %{{.+}}, %{{.+}}, %{{.+}} : f32
+//       CHECK:   gpu.shuffle  xor
+//       CHECK:   scf.if
+//       CHECK:     llvm.store %{{.+}}, %{{.+}} : f32, !llvm.ptr
+func.func @oproj(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>, %x0: tensor<?x256xbf16>, %g: tensor<256xbf16>) -> (tensor<?x256xbf16>, tensor<?x?xf32>, tensor<?x256xbf16>) {
+  %x1, %p, %h = coda.gemm %y, [%w] inputs(%x0, %g) : (tensor<?x256xbf16>, tensor<256x256xbf16>, tensor<?x256xbf16>, tensor<256xbf16>) -> (tensor<?x256xbf16>, tensor<?x?xf32>, tensor<?x256xbf16>) {
+  ^bb0(%acc: tensor<?x256xf32>, %res: tensor<?x256xf32>, %gamma: tensor<256xf32>):
+    %x = coda.add %res, %acc : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %s = coda.partial_reduce %x {kind = "sum_squares"} : (tensor<?x256xf32>) -> tensor<?x?xf32>
+    %m = coda.mul %x, %gamma : (tensor<?x256xf32>, tensor<256xf32>) -> tensor<?x256xf32>
+    coda.yield %x, %s, %m : tensor<?x256xf32>, tensor<?x?xf32>, tensor<?x256xf32>
+  }
+  return %x1, %p, %h : tensor<?x256xbf16>, tensor<?x?xf32>, tensor<?x256xbf16>
+}

@@ -38,7 +38,7 @@ func.func @f32_operands(%a: tensor<?x64xf32>, %w: tensor<32x64xf32>) -> tensor<?
 
 // Results are [M, N] tiles: a per-column vector is not stored.
 func.func @vector_result(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %b: tensor<32xbf16>) -> tensor<32xf32> {
-  // expected-error @+1 {{result #0 of type 'tensor<32xf32>' is not an [M, 32] tile; the kernel generator does not store partials yet}}
+  // expected-error @+1 {{result #0 of type 'tensor<32xf32>' is not an [M, 32] tile or the partials of a row reduction}}
   %y = coda.gemm %a, [%w] inputs(%b) : (tensor<?x64xbf16>, tensor<32x64xbf16>, tensor<32xbf16>) -> tensor<32xf32> {
   ^bb0(%acc: tensor<?x32xf32>, %bias: tensor<32xf32>):
     coda.yield %bias : tensor<32xf32>
@@ -48,12 +48,12 @@ func.func @vector_result(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %b: tens
 
 // -----
 
-// Partial statistics are not computed by the generator yet.
+// Block maxima and log-sum-exps (the LM head) are not generated yet.
 func.func @partials(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>) -> tensor<?x?xf32> {
   %y = coda.gemm %a, [%w] : (tensor<?x64xbf16>, tensor<32x64xbf16>) -> tensor<?x?xf32> {
   ^bb0(%acc: tensor<?x32xf32>):
-    // expected-error @+1 {{'coda.partial_reduce' in an epilogue is not supported by the kernel generator yet}}
-    %p = coda.partial_reduce %acc {kind = "sum_squares"} : (tensor<?x32xf32>) -> tensor<?x?xf32>
+    // expected-error @+1 {{partial reductions of kind "lse" are not supported by the kernel generator yet}}
+    %p = coda.partial_reduce %acc {kind = "lse"} : (tensor<?x32xf32>) -> tensor<?x?xf32>
     coda.yield %p : tensor<?x?xf32>
   }
   return %y : tensor<?x?xf32>
