@@ -71,8 +71,8 @@ static int fail(const llvm::Twine &message) {
 
 /// Describes the arguments of `func`: their signatures, roles and, for
 /// targets, the class count of the cross-entropy reading them.
-static FailureOr<SmallVector<Argument>> describeArguments(func::FuncOp func,
-                                                          int64_t rows) {
+static FailureOr<SmallVector<Argument>>
+describeArguments(func::FuncOp func, int64_t rows, bool fromFiles) {
   SmallVector<Argument> arguments;
   for (BlockArgument arg : func.getArguments()) {
     unsigned index = arg.getArgNumber();
@@ -98,7 +98,7 @@ static FailureOr<SmallVector<Argument>> describeArguments(func::FuncOp func,
           argument.spec.classes = loss.getLogits().getType().getDimSize(1);
           argument.ignoreIndex = loss.getIgnoreIndex();
         }
-      if (argument.spec.classes == 0)
+      if (argument.spec.classes == 0 && !fromFiles)
         return func.emitError("integer argument #")
                << index
                << " is not the targets of a coda.cross_entropy, so coda-run "
@@ -125,7 +125,8 @@ readInputs(StringRef directory, ArrayRef<Argument> arguments) {
     llvm::Expected<HostTensor> tensor = readNpy(path);
     if (!tensor)
       return tensor.takeError();
-    if (argument.spec.role == InputRole::Targets) {
+    if (argument.spec.role == InputRole::Targets &&
+        argument.spec.classes > 0) {
       if (isFloatKind(tensor->getKind()))
         return llvm::createStringError(
             "%s: argument #%zu holds class indices and needs an integer "
@@ -319,7 +320,8 @@ int mlir::coda::codaRunMain(int argc, char **argv) {
   if (!func || func.isExternal()) {
     std::string names;
     for (auto candidate : module->getOps<func::FuncOp>())
-      names += (names.empty() ? "@" : ", @") + candidate.getSymName().str();
+      if (!candidate.isExternal())
+        names += (names.empty() ? "@" : ", @") + candidate.getSymName().str();
     return fail("no function @" + options.entry + " in " + options.file +
                 (names.empty() ? "" : " (it has " + names + ")"));
   }
@@ -333,7 +335,8 @@ int mlir::coda::codaRunMain(int argc, char **argv) {
                 " has arguments with a dynamic row count: pass --rows M (or "
                 "--inputs DIR)");
   FailureOr<SmallVector<Argument>> arguments =
-      describeArguments(func, std::max<int64_t>(options.rows, 0));
+      describeArguments(func, std::max<int64_t>(options.rows, 0),
+                        !options.inputs.empty());
   if (failed(arguments))
     return 1;
 

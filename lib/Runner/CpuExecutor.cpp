@@ -76,7 +76,13 @@ CpuFunction::compile(ModuleOp module, StringRef name, bool computeInF64) {
     compiled->results.push_back(*signature);
   }
 
+  // Only the entry is compiled: the other functions of the module (coda
+  // functions call none) need not lower.
   OwningOpRef<ModuleOp> lowered = module.clone();
+  for (auto other :
+       llvm::make_early_inc_range(lowered->getOps<func::FuncOp>()))
+    if (other.getSymName() != name)
+      other.erase();
   lowered->lookupSymbol<func::FuncOp>(name)->setAttr(
       LLVM::LLVMDialect::getEmitCWrapperAttrName(), UnitAttr::get(context));
   PassManager pm(context);

@@ -29,8 +29,8 @@
 // FUSED-LABEL: func.func @f32(
 //  FUSED-SAME:   %[[X:[^:]+]]: tensor<?x64xf32>, %[[G:[^:]+]]: tensor<64xf32>, %[[B:[^:]+]]: tensor<64xf32>, %[[W1:[^:]+]]: tensor<256x64xf32>, %[[B1:[^:]+]]: tensor<256xf32>, %[[W2:[^:]+]]: tensor<64x256xf32>, %[[B2:[^:]+]]: tensor<64xf32>)
 //       FUSED:   %[[ST:.+]]:3 = coda.norm_statistics %[[X]], %[[G]] {{.*}}kind = "layer_norm"
-//       FUSED:   %[[UP:.+]] = coda.gemm %[[ST]]#0, [%[[W1]]] inputs(%[[B1]], %[[ST]]#1, %[[ST]]#2, %{{.+}}, %{{.+}}) : {{.*}} -> tensor<?x256xf32> {
-//       FUSED:     coda.add_outer
+//       FUSED:   %[[UP:.+]] = coda.gemm %[[ST]]#0, [%[[W1]]] inputs(%[[B1]], %[[ST]]#1, %{{.+}}) : {{.*}} -> tensor<?x256xf32> {
+//       FUSED:     coda.mul
 //       FUSED:     coda.gelu %{{.+}} {approximate = "tanh"}
 //       FUSED:   %[[DOWN:.+]] = coda.gemm %[[UP]], [%[[W2]]] inputs(%[[B2]], %[[X]]) : {{.*}} -> tensor<?x64xf32> {
 //       FUSED:     %[[T:.+]] = coda.add %{{.+}}, %{{.+}} : (tensor<?x64xf32>, tensor<64xf32>)
@@ -40,8 +40,8 @@
 // FUSED-LABEL: func.func @bf16(
 //  FUSED-SAME:   %[[X:[^:]+]]: tensor<?x64xbf16>, %[[G:[^:]+]]: tensor<64xbf16>, %[[B:[^:]+]]: tensor<64xbf16>, %[[W1:[^:]+]]: tensor<256x64xbf16>, %[[B1:[^:]+]]: tensor<256xbf16>, %[[W2:[^:]+]]: tensor<64x256xbf16>, %[[B2:[^:]+]]: tensor<64xbf16>)
 //       FUSED:   %[[ST:.+]]:3 = coda.norm_statistics %[[X]], %[[G]] {{.*}}kind = "layer_norm"
-//       FUSED:   %[[UP:.+]] = coda.gemm %[[ST]]#0, [%[[W1]]] inputs(%[[B1]], %[[ST]]#1, %[[ST]]#2, %{{.+}}, %{{.+}}) : {{.*}} -> tensor<?x256xbf16> {
-//       FUSED:     coda.add_outer
+//       FUSED:   %[[UP:.+]] = coda.gemm %[[ST]]#0, [%[[W1]]] inputs(%[[B1]], %[[ST]]#1, %{{.+}}) : {{.*}} -> tensor<?x256xbf16> {
+//       FUSED:     coda.mul
 //       FUSED:     coda.gelu %{{.+}} {approximate = "tanh"}
 //       FUSED:   %[[DOWN:.+]] = coda.gemm %[[UP]], [%[[W2]]] inputs(%[[B2]], %[[X]]) : {{.*}} -> tensor<?x64xbf16> {
 //       FUSED:     %[[T:.+]] = coda.add %{{.+}}, %{{.+}} : (tensor<?x64xf32>, tensor<64xf32>)

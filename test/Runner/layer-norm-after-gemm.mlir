@@ -28,7 +28,7 @@
 // FUSED-LABEL: func.func @f32(
 //       FUSED:   %[[K1:.+]]:3 = coda.gemm %{{.+}}, [%{{.+}}] inputs(%{{.+}}) : {{.*}} -> (tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x64xf32>)
 //       FUSED:     coda.partial_reduce %{{.+}} :
-//       FUSED:     coda.partial_reduce %{{.+}} {kind = "sum_squares"}
+//       FUSED:     coda.partial_reduce %{{.+}} {kind = "centered_sum_squares"}
 //       FUSED:     coda.mul
 //       FUSED:   %[[MR:.+]]:2 = coda.reduce_partials %[[K1]]#0, %[[K1]]#1 {{.*}}kind = "mean_rstd"
 //       FUSED:   %[[Z:.+]] = coda.gemm %[[K1]]#2, [%{{.+}}] inputs(%{{.+}}, %[[MR]]#1, %[[MR]]#0, %{{.+}}, %{{.+}})

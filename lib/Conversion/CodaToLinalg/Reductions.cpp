@@ -290,9 +290,9 @@ static Value buildBlockReduction(OpBuilder &builder, Location loc, Value x,
         SmallVector<Value> mapArgs = {element};
         for (Value arg : args.drop_front().drop_back())
           mapArgs.push_back(arg);
-        Value value = arith::SelectOp::create(
-            b, l, inside, map(b, l, mapArgs),
-            createFloat(b, l, computeType, identity));
+        Value value =
+            arith::SelectOp::create(b, l, inside, map(b, l, mapArgs),
+                                    createFloat(b, l, computeType, identity));
         Value combined =
             kind == ReductionKind::Sum
                 ? arith::AddFOp::create(b, l, args.back(), value).getResult()
@@ -301,6 +301,21 @@ static Value buildBlockReduction(OpBuilder &builder, Location loc, Value x,
         linalg::YieldOp::create(b, l, combined);
       });
   return generic.getResult(0);
+}
+
+/// Returns the number of columns of block `block` (an index) when `width`
+/// columns are cut into blocks of `tileN`: `tileN`, or what is left for the
+/// last block, as a value of `type`.
+static Value buildBlockWidth(OpBuilder &b, Location l, Value block,
+                             int64_t tileN, int64_t width, Type type) {
+  Value first = arith::MulIOp::create(
+      b, l, block, arith::ConstantIndexOp::create(b, l, tileN));
+  Value left = arith::SubIOp::create(
+      b, l, arith::ConstantIndexOp::create(b, l, width), first);
+  Value columns = arith::MinSIOp::create(
+      b, l, left, arith::ConstantIndexOp::create(b, l, tileN));
+  Value integer = arith::IndexCastOp::create(b, l, b.getI64Type(), columns);
+  return arith::SIToFPOp::create(b, l, type, integer);
 }
 
 struct LowerPartialReduce : public CodaLoweringPattern<PartialReduceOp> {
@@ -323,6 +338,26 @@ struct LowerPartialReduce : public CodaLoweringPattern<PartialReduceOp> {
           rewriter, loc, x, {}, tileN, computeType, ReductionKind::Sum,
           [](OpBuilder &b, Location l, ValueRange args) {
             return square(b, l, args[0]);
+          });
+    } else if (kind == "centered_sum_squares") {
+      // The block means first, then the squared deviations from them.
+      int64_t width = cast<RankedTensorType>(x.getType()).getDimSize(1);
+      Value sums = buildBlockReduction(rewriter, loc, x, {}, tileN, computeType,
+                                       ReductionKind::Sum, firstArgument);
+      auto blockType = cast<RankedTensorType>(sums.getType());
+      Value means = buildElementwise(
+          rewriter, loc, blockType, sums,
+          AffineMap::getMultiDimIdentityMap(2, getContext()), computeType, sums,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value block = linalg::IndexOp::create(b, l, 1);
+            return arith::DivFOp::create(
+                b, l, args[0],
+                buildBlockWidth(b, l, block, tileN, width, computeType));
+          });
+      result = buildBlockReduction(
+          rewriter, loc, x, means, tileN, computeType, ReductionKind::Sum,
+          [](OpBuilder &b, Location l, ValueRange args) {
+            return square(b, l, arith::SubFOp::create(b, l, args[0], args[1]));
           });
     } else if (kind == "max") {
       result = buildBlockReduction(rewriter, loc, x, {}, tileN, computeType,
@@ -398,31 +433,51 @@ struct LowerReducePartials : public CodaLoweringPattern<ReducePartialsOp> {
             return inverseRootMean(b, l, args[0], count, epsilon);
           }));
     } else {
-      // mean_rstd: the variance E[x²] − μ², clamped at zero against
-      // rounding so that rstd stays finite.
-      Value sum = sumOf(partials[0]), sumSquares = sumOf(partials[1]);
+      // mean_rstd, combining blocks as Chan et al. do: the centered sums
+      // plus each block's mean offset, nⱼ (sⱼ / nⱼ − μ)², so no large terms
+      // cancel.
+      int64_t tileN = op.getTileNOrDefault();
+      Value sum = sumOf(partials[0]);
       auto meanOf = [&](OpBuilder &b, Location l, Value s) {
         return arith::DivFOp::create(
             b, l, s, createFloat(b, l, computeType, double(count)));
       };
-      rows.push_back(buildElementwise(
+      Value mean = buildElementwise(
           rewriter, loc, rowType(sum), sum, rowMaps(1), computeType, sum,
           [&](OpBuilder &b, Location l, ValueRange args) {
             return meanOf(b, l, args[0]);
-          }));
+          });
+      MLIRContext *context = getContext();
+      AffineMap blockMap = AffineMap::getMultiDimIdentityMap(2, context);
+      AffineMap rowMap =
+          AffineMap::get(2, 0, {getAffineDimExpr(0, context)}, context);
+      Value init = createFilled(rewriter, loc, rowType(sum), sum, 0.0);
+      Value deviations =
+          linalg::GenericOp::create(
+              rewriter, loc, rowType(sum),
+              ValueRange{partials[0], partials[1], mean}, init,
+              {blockMap, blockMap, rowMap, rowMap},
+              {utils::IteratorType::parallel, utils::IteratorType::reduction},
+              [&](OpBuilder &b, Location l, ValueRange args) {
+                Value block = linalg::IndexOp::create(b, l, 1);
+                Value columns =
+                    buildBlockWidth(b, l, block, tileN, count, computeType);
+                Value offset = arith::SubFOp::create(
+                    b, l, arith::DivFOp::create(b, l, args[0], columns),
+                    args[2]);
+                Value term = arith::AddFOp::create(
+                    b, l, args[1],
+                    arith::MulFOp::create(b, l, columns, square(b, l, offset)));
+                linalg::YieldOp::create(
+                    b, l,
+                    arith::AddFOp::create(b, l, args[3], term).getResult());
+              })
+              .getResult(0);
+      rows.push_back(mean);
       rows.push_back(buildElementwise(
-          rewriter, loc, rowType(sum), {sum, sumSquares}, rowMaps(2),
-          computeType, sum, [&](OpBuilder &b, Location l, ValueRange args) {
-            Value mean = meanOf(b, l, args[0]);
-            Value variance = arith::SubFOp::create(b, l, meanOf(b, l, args[1]),
-                                                   square(b, l, mean));
-            Value clamped = arith::MaximumFOp::create(
-                b, l, variance, createFloat(b, l, computeType, 0.0));
-            Value shifted = arith::AddFOp::create(
-                b, l, clamped, createFloat(b, l, computeType, epsilon));
-            return arith::DivFOp::create(b, l,
-                                         createFloat(b, l, computeType, 1.0),
-                                         math::SqrtOp::create(b, l, shifted));
+          rewriter, loc, rowType(sum), deviations, rowMaps(1), computeType,
+          deviations, [&](OpBuilder &b, Location l, ValueRange args) {
+            return inverseRootMean(b, l, args[0], count, epsilon);
           }));
     }
 
@@ -607,18 +662,12 @@ struct LowerNormStatistics : public CodaLoweringPattern<NormStatisticsOp> {
           b, l, sum, createFloat(b, l, computeType, double(width)));
     };
 
-    SmallVector<Value> results;
-    if (adaptor.getGamma())
-      results.push_back(buildElementwise(
-          rewriter, loc, convert(op.getResult(0).getType()),
-          {x, adaptor.getGamma()}, getNormMaps(getContext(), 1, 0, 1),
-          computeType, x, [](OpBuilder &b, Location l, ValueRange args) {
-            return arith::MulFOp::create(b, l, args[0], args[1]);
-          }));
     SmallVector<Value> statistics;
+    Value sums;
     if (layer) {
-      auto [sums, centred] =
+      auto [rowSums, centred] =
           buildRowMoments(rewriter, loc, x, width, computeType);
+      sums = rowSums;
       statistics.push_back(buildElementwise(
           rewriter, loc, rowType, centred, rowMap, computeType, centred,
           [&](OpBuilder &b, Location l, ValueRange args) {
@@ -639,6 +688,26 @@ struct LowerNormStatistics : public CodaLoweringPattern<NormStatisticsOp> {
           rewriter, loc, rowType, sumSquares, rowMap, computeType, sumSquares,
           [&](OpBuilder &b, Location l, ValueRange args) {
             return inverseRootMean(b, l, args[0], width, epsilon);
+          }));
+    }
+
+    // h = x · γ, centered for LayerNorm: (x − μ) · γ.
+    SmallVector<Value> results;
+    if (adaptor.getGamma()) {
+      SmallVector<Value> inputs = {x, adaptor.getGamma()};
+      if (layer)
+        inputs.push_back(sums);
+      SmallVector<AffineMap> maps = getNormMaps(getContext(), 1, 0, 1);
+      if (layer)
+        maps.push_back(AffineMap::get(2, 0, {getAffineDimExpr(0, getContext())},
+                                      getContext()));
+      results.push_back(buildElementwise(
+          rewriter, loc, convert(op.getResult(0).getType()), inputs, maps,
+          computeType, x, [&](OpBuilder &b, Location l, ValueRange args) {
+            Value value = args[0];
+            if (layer)
+              value = arith::SubFOp::create(b, l, value, mean(b, l, args[2]));
+            return arith::MulFOp::create(b, l, value, args[1]);
           }));
     }
     for (Value statistic : statistics) {

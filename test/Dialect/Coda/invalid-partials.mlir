@@ -38,7 +38,7 @@ func.func @partial_reduce_wrong_count(%x: tensor<?x80xf32>) -> tensor<?x2xf32> {
 
 // partial_reduce kind is "sum", "sum_squares", "max" or "lse".
 func.func @partial_reduce_bad_kind(%x: tensor<?x64xf32>) -> tensor<?x?xf32> {
-  // expected-error @+1 {{custom op 'coda.partial_reduce' 'coda.partial_reduce' op attribute 'kind' failed to satisfy constraint: string attribute one of "sum", "sum_squares", "max", "lse"}}
+  // expected-error @+1 {{custom op 'coda.partial_reduce' 'coda.partial_reduce' op attribute 'kind' failed to satisfy constraint: string attribute one of "sum", "sum_squares", "centered_sum_squares", "max", "lse"}}
   %p = coda.partial_reduce %x {kind = "min"} : (tensor<?x64xf32>) -> tensor<?x?xf32>
   return %p : tensor<?x?xf32>
 }

@@ -358,5 +358,8 @@ LogicalResult ReducePartialsOp::verify() {
     if (failed(verifyEpsilon(*this, *getEpsilon())))
       return failure();
   }
+  if (getTileN() && static_cast<int64_t>(*getTileN()) <= 0)
+    return emitOpError("tile_n must be positive, got ")
+           << static_cast<int64_t>(*getTileN());
   return success();
 }

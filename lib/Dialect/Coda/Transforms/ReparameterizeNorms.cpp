@@ -158,6 +158,9 @@ struct NormStatistics {
   Value rstd;
   /// The mean, for LayerNorm only.
   Value mean;
+  /// Whether `h` is already centered, `(x − μ) · γ`, so the consumers need
+  /// no mean correction.
+  bool centered = false;
 };
 } // namespace
 
@@ -171,24 +174,26 @@ static NormStatistics buildStatistics(RMSNormOp norm,
   auto rstd = ReducePartialsOp::create(
       rewriter, loc, getStatisticType(x), sumSquares, "rstd",
       rewriter.getI64IntegerAttr(norm.getType().getDimSize(1)),
-      norm.getEpsilonAttr());
+      norm.getEpsilonAttr(), /*tile_n=*/IntegerAttr());
   return {rstd.getResult(0), Value()};
 }
 
-/// LayerNorm: sums and sums of squares finished into the mean and rstd.
+/// LayerNorm: block sums and centered sums of squares finished into the
+/// mean and rstd.
 static NormStatistics buildStatistics(LayerNormOp norm,
                                       PatternRewriter &rewriter) {
   Location loc = norm.getLoc();
   Value x = norm.getX();
   Value sums = PartialReduceOp::create(rewriter, loc, getPartialsType(x), x,
                                        "sum", IntegerAttr());
-  Value sumSquares = PartialReduceOp::create(rewriter, loc, getPartialsType(x),
-                                             x, "sum_squares", IntegerAttr());
+  Value centered =
+      PartialReduceOp::create(rewriter, loc, getPartialsType(x), x,
+                              "centered_sum_squares", IntegerAttr());
   auto statistics = ReducePartialsOp::create(
       rewriter, loc, TypeRange{getStatisticType(x), getStatisticType(x)},
-      ValueRange{sums, sumSquares}, "mean_rstd",
+      ValueRange{sums, centered}, "mean_rstd",
       rewriter.getI64IntegerAttr(norm.getType().getDimSize(1)),
-      norm.getEpsilonAttr());
+      norm.getEpsilonAttr(), /*tile_n=*/IntegerAttr());
   return {statistics.getResult(1), statistics.getResult(0)};
 }
 
@@ -225,7 +230,10 @@ buildStandaloneStatistics(NormOp norm, bool foldGamma,
   ValueRange results = statistics.getResults();
   Value h = foldGamma ? x : results.front();
   results = results.drop_front(foldGamma ? 0 : 1);
-  return {h, NormStatistics{results[0], layer ? results[1] : Value()}};
+  // With gamma kept, the kernel gives the centered h (norm_statistics_c1):
+  // the consumers then scale by rstd and add beta Wᵀ, and nothing cancels.
+  return {h, NormStatistics{results[0], layer ? results[1] : Value(),
+                            layer && !foldGamma}};
 }
 
 /// RMSNorm: the accumulator of `h Wᵀ` times rstd.
@@ -242,13 +250,27 @@ static void correctConsumer(RMSNormOp norm, GemmOp gemm, Value h,
       rewriter);
 }
 
-/// LayerNorm: `rstd · acc − (rstd · μ) · (γ Wᵀ) + β Wᵀ`.
+/// LayerNorm: `rstd · acc + β Wᵀ` when `h` is centered, else
+/// `rstd · acc − (rstd · μ) · (γ Wᵀ) + β Wᵀ`.
 static void correctConsumer(LayerNormOp norm, GemmOp gemm, Value h,
                             ValueRange weights,
                             const NormStatistics &statistics,
                             PatternRewriter &rewriter) {
-  Value gammaColumns = buildVectorTimesWeights(norm.getGamma(), gemm, rewriter);
   Value betaColumns = buildVectorTimesWeights(norm.getBeta(), gemm, rewriter);
+  if (statistics.centered) {
+    // rstd · acc + β Wᵀ
+    correctAccumulator(
+        gemm, h, weights, {statistics.rstd, betaColumns},
+        [](OpBuilder &builder, Location loc, Value acc, ValueRange args) {
+          Value scaled =
+              MulOp::create(builder, loc, acc.getType(), acc, args[0]);
+          return AddOp::create(builder, loc, acc.getType(), scaled, args[1])
+              .getResult();
+        },
+        rewriter);
+    return;
+  }
+  Value gammaColumns = buildVectorTimesWeights(norm.getGamma(), gemm, rewriter);
   correctAccumulator(
       gemm, h, weights,
       {statistics.rstd, statistics.mean, gammaColumns, betaColumns},

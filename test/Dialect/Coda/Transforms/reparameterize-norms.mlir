@@ -87,27 +87,21 @@ func.func @rms_norm_two_consumers(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %w
 
 // -----
 
-// LayerNorm before a biased linear: mean and rstd (here from the standalone
-// statistics kernel); the accumulator is corrected by rstd, the rank-one mean
-// term with c = gamma W^T, and d = beta W^T, before the bias.
+// A first-layer LayerNorm before a biased linear: the statistics kernel gives
+// the centered h = (x - mean) * gamma and rstd, so the accumulator needs only
+// rstd, d = beta W^T and the bias.
 // CHECK-LABEL: func.func @layer_norm_linear
 //  CHECK-SAME:   (%[[X:.+]]: tensor<?x64xf32>, %[[G:.+]]: tensor<64xf32>, %[[BETA:.+]]: tensor<64xf32>, %[[W:.+]]: tensor<32x64xf32>, %[[BIAS:.+]]: tensor<32xf32>)
 //       CHECK:   %[[ST:.+]]:3 = coda.norm_statistics %[[X]], %[[G]] {epsilon = 9.99999974E-6 : f32, kind = "layer_norm"}
-//       CHECK:   %[[GROW:.+]] = tensor.expand_shape %[[G]] {{\[\[}}0, 1]] output_shape [1, 64]
-//       CHECK:   %[[C2:.+]] = coda.linear %[[GROW]], %[[W]] : (tensor<1x64xf32>, tensor<32x64xf32>) -> tensor<1x32xf32>
-//       CHECK:   %[[C:.+]] = tensor.collapse_shape %[[C2]]
-//       CHECK:   %[[BROW:.+]] = tensor.expand_shape %[[BETA]]
-//       CHECK:   %[[D2:.+]] = coda.linear %[[BROW]], %[[W]]
+//       CHECK:   %[[BROW:.+]] = tensor.expand_shape %[[BETA]] {{\[\[}}0, 1]] output_shape [1, 64]
+//       CHECK:   %[[D2:.+]] = coda.linear %[[BROW]], %[[W]] : (tensor<1x64xf32>, tensor<32x64xf32>) -> tensor<1x32xf32>
 //       CHECK:   %[[D:.+]] = tensor.collapse_shape %[[D2]]
-//       CHECK:   coda.gemm %[[ST]]#0, [%[[W]]] inputs(%[[BIAS]], %[[ST]]#1, %[[ST]]#2, %[[C]], %[[D]])
-//       CHECK:   ^bb0(%[[ACC:.+]]: tensor<?x32xf32>, %[[B:.+]]: tensor<32xf32>, %[[RSTD:.+]]: tensor<?x1xf32>, %[[MEAN:.+]]: tensor<?x1xf32>, %[[CA:.+]]: tensor<32xf32>, %[[DA:.+]]: tensor<32xf32>):
+//       CHECK:   coda.gemm %[[ST]]#0, [%[[W]]] inputs(%[[BIAS]], %[[ST]]#1, %[[D]])
+//       CHECK:   ^bb0(%[[ACC:.+]]: tensor<?x32xf32>, %[[B:.+]]: tensor<32xf32>, %[[RSTD:.+]]: tensor<?x1xf32>, %[[DA:.+]]: tensor<32xf32>):
 //       CHECK:     %[[T0:.+]] = coda.mul %[[ACC]], %[[RSTD]]
-//       CHECK:     %[[RM:.+]] = coda.mul %[[RSTD]], %[[MEAN]]
-//       CHECK:     %[[NRM:.+]] = coda.scale %[[RM]] {factor = -1.000000e+00 : f32}
-//       CHECK:     %[[T1:.+]] = coda.add_outer %[[T0]], %[[NRM]], %[[CA]]
-//       CHECK:     %[[T2:.+]] = coda.add %[[T1]], %[[DA]]
-//       CHECK:     %[[T3:.+]] = coda.add %[[T2]], %[[B]]
-//       CHECK:     coda.yield %[[T3]]
+//       CHECK:     %[[T1:.+]] = coda.add %[[T0]], %[[DA]]
+//       CHECK:     %[[T2:.+]] = coda.add %[[T1]], %[[B]]
+//       CHECK:     coda.yield %[[T2]]
 func.func @layer_norm_linear(%x: tensor<?x64xf32>, %g: tensor<64xf32>, %beta: tensor<64xf32>, %w: tensor<32x64xf32>, %b: tensor<32xf32>) -> tensor<?x32xf32> {
   %h = coda.layer_norm %x, %g, %beta {epsilon = 1.0e-05 : f32} : (tensor<?x64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<?x64xf32>
   %y = coda.linear %h, %w, %b : (tensor<?x64xf32>, tensor<32x64xf32>, tensor<32xf32>) -> tensor<?x32xf32>
@@ -150,13 +144,20 @@ func.func @rms_norm_as_weight(%x: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %g:
 
 // -----
 
-// LayerNorm after a GEMM: partial sums and sums of squares finished into the
-// mean and rstd.
+// LayerNorm after a GEMM: block sums and centered sums of squares finished
+// into the mean and rstd; the accumulator is corrected by rstd, the rank-one
+// mean term with c = gamma W^T, and d = beta W^T.
 // CHECK-LABEL: func.func @layer_norm_after_gemm
 //       CHECK:   %[[X:.+]] = coda.linear
 //       CHECK:   %[[S:.+]] = coda.partial_reduce %[[X]] : (tensor<?x64xf32>) -> tensor<?x?xf32>
-//       CHECK:   %[[Q:.+]] = coda.partial_reduce %[[X]] {kind = "sum_squares"}
-//       CHECK:   coda.reduce_partials %[[S]], %[[Q]] {count = 64 : i64, epsilon = 9.99999974E-6 : f32, kind = "mean_rstd"}
+//       CHECK:   %[[Q:.+]] = coda.partial_reduce %[[X]] {kind = "centered_sum_squares"}
+//       CHECK:   %[[MR:.+]]:2 = coda.reduce_partials %[[S]], %[[Q]] {count = 64 : i64, epsilon = 9.99999974E-6 : f32, kind = "mean_rstd"}
+//       CHECK:   %[[H:.+]] = coda.mul %[[X]], %{{.+}}
+//       CHECK:   coda.gemm %[[H]], [%{{.+}}] inputs(%[[MR]]#1, %[[MR]]#0, %{{.+}}, %{{.+}})
+//       CHECK:     %[[T0:.+]] = coda.mul
+//       CHECK:     %[[RM:.+]] = coda.mul
+//       CHECK:     %[[NRM:.+]] = coda.scale %[[RM]] {factor = -1.000000e+00 : f32}
+//       CHECK:     coda.add_outer %[[T0]], %[[NRM]], %{{.+}}
 func.func @layer_norm_after_gemm(%y: tensor<?x64xf32>, %wo: tensor<64x64xf32>, %g: tensor<64xf32>, %beta: tensor<64xf32>, %w: tensor<32x64xf32>) -> tensor<?x32xf32> {
   %x = coda.linear %y, %wo : (tensor<?x64xf32>, tensor<64x64xf32>) -> tensor<?x64xf32>
   %h = coda.layer_norm %x, %g, %beta {epsilon = 1.0e-05 : f32} : (tensor<?x64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<?x64xf32>

@@ -137,7 +137,9 @@ def Coda_PartialReduceOp : Coda_OpBase<"partial_reduce"> {
     Reduces each row of `x : [M, N]` over consecutive blocks of `tile_n`
     columns, giving `[M, ceil(N / tile_n)]` f32 partials that
     `coda.reduce_partials` finishes. `kind` is `"sum"`, `"sum_squares"`,
-    `"max"`, or `"lse"` (the log-sum-exp of the block). Inside a GEMM
+    `"centered_sum_squares"` (the sum of squared deviations from the block's
+    own mean, which combines without cancellation into a variance), `"max"`,
+    or `"lse"` (the log-sum-exp of the block). Inside a GEMM
     epilogue the block is the GEMM's N-tile; outside one, the op is a
     standalone statistics kernel. The number of blocks stays symbolic
     (`tensor<M x ? x f32>`) until kernels are planned; `tile_n`, when absent,
@@ -154,7 +156,8 @@ def Coda_PartialReduceOp : Coda_OpBase<"partial_reduce"> {
     ```
   }];
   let arguments = (ins Coda_Matrix:$x,
-                       Coda_StrEnumAttr<["sum", "sum_squares", "max", "lse"],
+                       Coda_StrEnumAttr<["sum", "sum_squares",
+                                         "centered_sum_squares", "max", "lse"],
                                         "sum">:$kind,
                        OptionalAttr<I64Attr>:$tile_n);
   let results = (outs 2DTensorOf<[F32]>:$result);
@@ -183,9 +186,12 @@ def Coda_ReducePartialsOp : Coda_OpBase<"reduce_partials"> {
     * `"lse"`: the log-sum-exp of per-block log-sum-exps;
     * `"rstd"`: `rsqrt(Σ / count + epsilon)` of sums of squares, the RMSNorm
       scale;
-    * `"mean_rstd"`: two operands (sums and sums of squares) and two results,
-      `μ = Σx / count` and `rsqrt(Σx² / count − μ² + epsilon)`, the LayerNorm
-      statistics.
+    * `"mean_rstd"`: two operands, block sums `sⱼ` and centered sums of
+      squares `cⱼ` over blocks of `tile_n` columns (`nⱼ` columns each, the
+      last block holding the rest of `count`), and two results: the mean
+      `μ = Σ sⱼ / count` and `rsqrt(var + epsilon)` with
+      `var = (Σ cⱼ + Σ nⱼ (sⱼ / nⱼ − μ)²) / count`, the LayerNorm statistics
+      combined without the cancellation of `E[x²] − μ²`.
 
     Constraints:
     * (reduce_partials_c1) `"mean_rstd"` takes two partials and gives two
@@ -193,7 +199,8 @@ def Coda_ReducePartialsOp : Coda_OpBase<"reduce_partials"> {
     * (reduce_partials_c2) all partials and results have the same rows;
       results are `[M, 1]`.
     * (reduce_partials_c3) `"rstd"` and `"mean_rstd"` have a positive
-      `count` and a finite, non-negative `epsilon`.
+      `count` and a finite, non-negative `epsilon`; `tile_n`, when present,
+      is positive (128 when absent, as for `coda.partial_reduce`).
 
     ```mlir
     %r = coda.reduce_partials %p {kind = "rstd", count = 2048 : i64,
@@ -204,9 +211,16 @@ def Coda_ReducePartialsOp : Coda_OpBase<"reduce_partials"> {
                        Coda_StrEnumAttr<["sum", "max", "lse", "rstd",
                                          "mean_rstd"], "sum">:$kind,
                        OptionalAttr<I64Attr>:$count,
-                       OptionalAttr<F32Attr>:$epsilon);
+                       OptionalAttr<F32Attr>:$epsilon,
+                       OptionalAttr<I64Attr>:$tile_n);
   let results = (outs Variadic<2DTensorOf<[F32]>>:$results);
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The block width of the partials.
+    int64_t getTileNOrDefault() {
+      return getTileN().value_or(PartialReduceOp::kDefaultTileN);
+    }
+  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -279,8 +293,9 @@ def Coda_NormStatisticsOp : Coda_OpBase<"norm_statistics"> {
   let description = [{
     The standalone statistics kernel of a norm whose input no GEMM produces
     (the first layer): reads `x` once and gives, when `gamma` is present,
-    `h = x · gamma` (rounded to the first result's type), then the per-row
-    `rstd` and, for `kind = "layer_norm"`, the mean `μ`, both `[M, 1]` f32:
+    `h = x · gamma` for `"rms_norm"` and the centered `h = (x − μ) · gamma`
+    for `"layer_norm"` (rounded to the first result's type), then the
+    per-row `rstd` and, for `"layer_norm"`, the mean `μ`, both `[M, 1]` f32:
     `rstd = rsqrt(mean(x²) + ε)` for `"rms_norm"`,
     `rstd = rsqrt(var(x) + ε)` (biased) for `"layer_norm"`.
 
