@@ -66,6 +66,9 @@ LogicalResult mlir::coda::checkGemmKernelSupport(GemmOp gemm) {
     return gemm.emitError("the kernel generator takes a_layout = \"mk\" and "
                           "b_layout = \"nk\" so far; this GEMM has \"")
            << gemm.getALayout() << "\" and \"" << gemm.getBLayout() << "\"";
+  if (gemm.getAccumulate())
+    return gemm.emitError("accumulating results into inputs is not supported "
+                          "by the kernel generator yet");
   if (gemm.getB().size() != 1)
     return gemm.emitError("the kernel generator takes one weight so far; "
                           "this GEMM has ")

@@ -71,3 +71,15 @@ func.func @rope(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %c: tensor<?x4xf3
   }
   return %y : tensor<?x32xbf16>
 }
+
+// -----
+
+// Accumulating into an input comes with the backward kernels.
+func.func @accumulate(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %d: tensor<?x32xbf16>) -> tensor<?x32xbf16> {
+  // expected-error @+1 {{accumulating results into inputs is not supported by the kernel generator yet}}
+  %y = coda.gemm %a, [%w] inputs(%d) {accumulate = array<i64: 0>} : (tensor<?x64xbf16>, tensor<32x64xbf16>, tensor<?x32xbf16>) -> tensor<?x32xbf16> {
+  ^bb0(%acc: tensor<?x32xf32>, %old: tensor<?x32xf32>):
+    coda.yield %acc : tensor<?x32xf32>
+  }
+  return %y : tensor<?x32xbf16>
+}

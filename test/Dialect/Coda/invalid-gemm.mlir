@@ -515,3 +515,51 @@ func.func @gemm_implicit_capture(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>, %r:
   }
   return %y : tensor<2x8xbf16>
 }
+
+// -----
+
+// gemm_c6: one accumulate entry per result.
+func.func @accumulate_size(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %d: tensor<?x32xbf16>) -> tensor<?x32xbf16> {
+  // expected-error @+1 {{'coda.gemm' op accumulate has 2 entries but the GEMM has 1 results}}
+  %y = coda.gemm %a, [%w] inputs(%d) {accumulate = array<i64: 0, 0>} : (tensor<?x64xbf16>, tensor<32x64xbf16>, tensor<?x32xbf16>) -> tensor<?x32xbf16> {
+  ^bb0(%acc: tensor<?x32xf32>, %old: tensor<?x32xf32>):
+    coda.yield %acc : tensor<?x32xf32>
+  }
+  return %y : tensor<?x32xbf16>
+}
+
+// -----
+
+// gemm_c6: an entry names an input.
+func.func @accumulate_index(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %d: tensor<?x32xbf16>) -> tensor<?x32xbf16> {
+  // expected-error @+1 {{'coda.gemm' op accumulate entry #0 is 1, not -1 or one of the 1 inputs}}
+  %y = coda.gemm %a, [%w] inputs(%d) {accumulate = array<i64: 1>} : (tensor<?x64xbf16>, tensor<32x64xbf16>, tensor<?x32xbf16>) -> tensor<?x32xbf16> {
+  ^bb0(%acc: tensor<?x32xf32>, %old: tensor<?x32xf32>):
+    coda.yield %acc : tensor<?x32xf32>
+  }
+  return %y : tensor<?x32xbf16>
+}
+
+// -----
+
+// gemm_c6: the input has the result's type.
+func.func @accumulate_type(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %d: tensor<?x32xf32>) -> tensor<?x32xbf16> {
+  // expected-error @+1 {{'coda.gemm' op result #0 of type 'tensor<?x32xbf16>' cannot accumulate into input #0 of type 'tensor<?x32xf32>'}}
+  %y = coda.gemm %a, [%w] inputs(%d) {accumulate = array<i64: 0>} : (tensor<?x64xbf16>, tensor<32x64xbf16>, tensor<?x32xf32>) -> tensor<?x32xbf16> {
+  ^bb0(%acc: tensor<?x32xf32>, %old: tensor<?x32xf32>):
+    coda.yield %acc : tensor<?x32xf32>
+  }
+  return %y : tensor<?x32xbf16>
+}
+
+// -----
+
+// gemm_c6: an input takes at most one result.
+func.func @accumulate_twice(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %d: tensor<?x32xbf16>) -> (tensor<?x32xbf16>, tensor<?x32xbf16>) {
+  // expected-error @+1 {{'coda.gemm' op input #0 takes two results}}
+  %y, %z = coda.gemm %a, [%w] inputs(%d) {accumulate = array<i64: 0, 0>} : (tensor<?x64xbf16>, tensor<32x64xbf16>, tensor<?x32xbf16>) -> (tensor<?x32xbf16>, tensor<?x32xbf16>) {
+  ^bb0(%acc: tensor<?x32xf32>, %old: tensor<?x32xf32>):
+    coda.yield %acc, %acc : tensor<?x32xf32>, tensor<?x32xf32>
+  }
+  return %y, %z : tensor<?x32xbf16>, tensor<?x32xbf16>
+}

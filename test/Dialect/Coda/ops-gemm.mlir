@@ -68,3 +68,16 @@ func.func @gemm_input_types(%x: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %b: t
   }
   return %y : tensor<?x32xbf16>
 }
+
+// -----
+
+// A result accumulated into an input (the residual-stream gradient).
+// CHECK-LABEL: func.func @gemm_accumulate
+//       CHECK:   coda.gemm %{{.+}}, [%{{.+}}] inputs(%{{.+}}) {accumulate = array<i64: 0>}
+func.func @gemm_accumulate(%dz: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %dx: tensor<?x32xbf16>) -> tensor<?x32xbf16> {
+  %y = coda.gemm %dz, [%w] inputs(%dx) {accumulate = array<i64: 0>} : (tensor<?x64xbf16>, tensor<32x64xbf16>, tensor<?x32xbf16>) -> tensor<?x32xbf16> {
+  ^bb0(%acc: tensor<?x32xf32>, %old: tensor<?x32xf32>):
+    coda.yield %acc : tensor<?x32xf32>
+  }
+  return %y : tensor<?x32xbf16>
+}

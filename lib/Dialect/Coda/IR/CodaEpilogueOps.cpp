@@ -8,6 +8,7 @@
 
 #include "VerifierUtils.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -123,6 +124,30 @@ LogicalResult GemmOp::verify() {
   // gemm_c5: the contiguous dimension of a.
   if (failed(verifyContiguousRow(*this, "a", aType.getDimSize(1), aType)))
     return failure();
+
+  // gemm_c6: results accumulated into inputs of their own type.
+  if (std::optional<ArrayRef<int64_t>> accumulate = getAccumulate()) {
+    if (accumulate->size() != getNumResults())
+      return emitOpError("accumulate has ")
+             << accumulate->size() << " entries but the GEMM has "
+             << getNumResults() << " results";
+    llvm::SmallDenseSet<int64_t> taken;
+    for (auto [index, input] : llvm::enumerate(*accumulate)) {
+      if (input == -1)
+        continue;
+      if (input < 0 || input >= static_cast<int64_t>(getInputs().size()))
+        return emitOpError("accumulate entry #")
+               << index << " is " << input << ", not -1 or one of the "
+               << getInputs().size() << " inputs";
+      if (getInputs()[input].getType() != getResult(index).getType())
+        return emitOpError("result #")
+               << index << " of type " << getResult(index).getType()
+               << " cannot accumulate into input #" << input << " of type "
+               << getInputs()[input].getType();
+      if (!taken.insert(input).second)
+        return emitOpError("input #") << input << " takes two results";
+    }
+  }
 
   // gemm_c5: the contiguous dimension of every result the kernel stores by
   // TMA; a symbolic number of partials is laid out by the planner.

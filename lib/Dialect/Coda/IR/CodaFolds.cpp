@@ -11,6 +11,7 @@
 
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 using namespace mlir;
@@ -119,6 +120,17 @@ static void shrinkGemm(GemmOp gemm, ArrayRef<unsigned> keptInputs,
       GemmOp::create(rewriter, gemm.getLoc(), resultTypes, gemm.getA(),
                      gemm.getB(), inputs, gemm.getALayout(), gemm.getBLayout());
   shrunk->setDiscardableAttrs(gemm->getDiscardableAttrDictionary());
+  if (std::optional<ArrayRef<int64_t>> accumulate = gemm.getAccumulate()) {
+    SmallVector<int64_t> renumbered(gemm.getInputs().size(), -1);
+    for (auto [position, index] : llvm::enumerate(keptInputs))
+      renumbered[index] = position;
+    SmallVector<int64_t> kept;
+    for (unsigned index : keptResults)
+      kept.push_back((*accumulate)[index] < 0
+                         ? -1
+                         : renumbered[(*accumulate)[index]]);
+    shrunk.setAccumulate(kept);
+  }
   rewriter.eraseBlock(&shrunk.getBody());
   rewriter.inlineRegionBefore(gemm.getEpilogue(), shrunk.getEpilogue(),
                               shrunk.getEpilogue().end());
@@ -156,8 +168,14 @@ struct ShrinkGemm : public OpRewritePattern<GemmOp> {
     for (OpResult result : gemm.getResults())
       if (!result.use_empty())
         keptResults.push_back(result.getResultNumber());
+    llvm::SmallDenseSet<int64_t> accumulatedInto;
+    if (std::optional<ArrayRef<int64_t>> accumulate = gemm.getAccumulate())
+      for (auto [result, input] : llvm::enumerate(*accumulate))
+        if (input >= 0 && !gemm.getResult(result).use_empty())
+          accumulatedInto.insert(input);
     for (unsigned index = 0, e = gemm.getInputs().size(); index < e; ++index)
-      if (!gemm.getInputArgument(index).use_empty())
+      if (!gemm.getInputArgument(index).use_empty() ||
+          accumulatedInto.contains(index))
         keptInputs.push_back(index);
     if (keptResults.size() == gemm.getNumResults() &&
         keptInputs.size() == gemm.getInputs().size())

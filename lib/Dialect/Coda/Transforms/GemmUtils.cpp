@@ -48,6 +48,13 @@ static GemmOp createWithMovedBody(RewriterBase &rewriter, GemmOp gemm, Value a,
       GemmOp::create(rewriter, gemm.getLoc(), resultTypes, a, weights, inputs,
                      gemm.getALayout(), gemm.getBLayout());
   created->setDiscardableAttrs(gemm->getDiscardableAttrDictionary());
+  // Accumulation targets inputs by index; the moved inputs keep theirs and
+  // new results accumulate nothing.
+  if (std::optional<ArrayRef<int64_t>> accumulate = gemm.getAccumulate()) {
+    SmallVector<int64_t> extended(*accumulate);
+    extended.append(extraResultTypes.size(), -1);
+    created.setAccumulate(extended);
+  }
 
   // The old arguments map onto the leading arguments of the new block, which
   // already has one per input.

@@ -85,9 +85,15 @@ struct InlineEpilogue : public OpRewritePattern<GemmOp> {
 
     SmallVector<Value> results;
     rewriter.setInsertionPoint(gemm);
-    for (auto [value, result] :
-         llvm::zip_equal(yield.getValues(), gemm.getResults()))
+    std::optional<ArrayRef<int64_t>> accumulate = gemm.getAccumulate();
+    for (auto [index, value, result] :
+         llvm::enumerate(yield.getValues(), gemm.getResults())) {
+      // A result accumulated into an input is their sum, rounded once.
+      if (accumulate && (*accumulate)[index] >= 0)
+        value = AddOp::create(rewriter, loc, value.getType(), value,
+                              arguments[1 + (*accumulate)[index]]);
       results.push_back(castTo(rewriter, loc, value, result.getType()));
+    }
     rewriter.eraseOp(yield);
     rewriter.replaceOp(gemm, results);
     return success();

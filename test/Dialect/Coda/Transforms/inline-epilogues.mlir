@@ -50,3 +50,20 @@ func.func @km_layout(%dz: tensor<?x32xbf16>, %u: tensor<?x64xbf16>) -> tensor<32
   }
   return %dw : tensor<32x64xf32>
 }
+
+// -----
+
+// A result accumulated into an input becomes their sum, rounded once.
+// CHECK-LABEL: func.func @accumulate
+//  CHECK-SAME:   (%[[A:.+]]: tensor<?x64xbf16>, %[[W:.+]]: tensor<32x64xbf16>, %[[D:.+]]: tensor<?x32xbf16>)
+//       CHECK:   %[[ACC:.+]] = coda.linear %[[A]], %[[W]]
+//       CHECK:   %[[OLD:.+]] = arith.extf %[[D]] : tensor<?x32xbf16> to tensor<?x32xf32>
+//       CHECK:   %[[SUM:.+]] = coda.add %[[ACC]], %[[OLD]]
+//       CHECK:   arith.truncf %[[SUM]]
+func.func @accumulate(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %d: tensor<?x32xbf16>) -> tensor<?x32xbf16> {
+  %y = coda.gemm %a, [%w] inputs(%d) {accumulate = array<i64: 0>} : (tensor<?x64xbf16>, tensor<32x64xbf16>, tensor<?x32xbf16>) -> tensor<?x32xbf16> {
+  ^bb0(%acc: tensor<?x32xf32>, %old: tensor<?x32xf32>):
+    coda.yield %acc : tensor<?x32xf32>
+  }
+  return %y : tensor<?x32xbf16>
+}

@@ -38,6 +38,12 @@ def Coda_GemmOp : Coda_OpBase<"gemm", [AttrSizedOperandSegments,
     (`coda.partial_reduce`). It ends in `coda.yield`; each yielded value is
     rounded once to the element type of the matching result.
 
+    `accumulate = array<i64: ...>` accumulates results into inputs: entry
+    `i >= 0` makes result `i` the sum of input `accumulate[i]` and the
+    yielded value, rounded once and stored in place of that input (the
+    residual-stream gradient of the backward pass); -1 stores the yielded
+    value as it is.
+
     `a_layout = "mk"` reads `a` as `[M, K]` (row-major, K contiguous) and
     `"km"` as `[K, M]`; `b_layout = "nk"` reads each weight as `[N, K]` (the
     `nn.Linear` layout) and `"kn"` as `[K, N]`.
@@ -51,6 +57,9 @@ def Coda_GemmOp : Coda_OpBase<"gemm", [AttrSizedOperandSegments,
     * (gemm_c3) `coda.yield` yields one value per result, each of the
       result's shape with f32 elements.
     * (gemm_c4) every op in the region is tile-local.
+    * (gemm_c6) `accumulate`, when present, has one entry per result: -1,
+      or the index of an input of the result's type that the result is
+      accumulated into; no input takes two results.
     * (gemm_c5) the contiguous dimension of `a`, of every weight and of
       every result with static columns is static and gives rows of a multiple
       of 16 bytes: TMA moves every tile.
@@ -71,7 +80,8 @@ def Coda_GemmOp : Coda_OpBase<"gemm", [AttrSizedOperandSegments,
   let arguments = (ins Coda_Matrix:$a, Variadic<Coda_Matrix>:$b,
                        Variadic<Coda_EpilogueInput>:$inputs,
                        Coda_StrEnumAttr<["mk", "km"], "mk">:$a_layout,
-                       Coda_StrEnumAttr<["nk", "kn"], "nk">:$b_layout);
+                       Coda_StrEnumAttr<["nk", "kn"], "nk">:$b_layout,
+                       OptionalAttr<DenseI64ArrayAttr>:$accumulate);
   let results = (outs Variadic<Coda_MatrixOrVector>:$results);
   let regions = (region SizedRegion<1>:$epilogue);
   let assemblyFormat = [{
