@@ -138,9 +138,7 @@ struct LowerSlice : public CodaLoweringPattern<SliceOp> {
     SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
     Value slice = tensor::ExtractSliceOp::create(rewriter, loc, x, offsets,
                                                  sizes, strides);
-    RankedTensorType resultType = convert(op.getType());
-    if (slice.getType() != resultType)
-      slice = tensor::CastOp::create(rewriter, loc, resultType, slice);
+    slice = castToType(rewriter, loc, slice, convert(op.getType()));
     rewriter.replaceOp(op, slice);
     return success();
   }

@@ -140,6 +140,13 @@ Value mlir::coda::buildRowReduction(OpBuilder &builder, Location loc, Value x,
   return generic.getResult(0);
 }
 
+Value mlir::coda::castToType(OpBuilder &builder, Location loc, Value value,
+                             Type type) {
+  if (value.getType() == type)
+    return value;
+  return tensor::CastOp::create(builder, loc, type, value);
+}
+
 Value mlir::coda::expandToColumn(OpBuilder &builder, Location loc,
                                  Value values) {
   auto type = cast<RankedTensorType>(values.getType());

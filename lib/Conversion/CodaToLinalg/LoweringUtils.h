@@ -66,6 +66,10 @@ Value buildRowReduction(OpBuilder &builder, Location loc, Value x,
                         ValueRange rowInputs, Type computeType,
                         ReductionKind kind, ScalarBody map);
 
+/// Returns `value` as `type` through a `tensor.cast` when only static sizes
+/// differ.
+Value castToType(OpBuilder &builder, Location loc, Value value, Type type);
+
 /// Returns `values`, `[M]`, as an `[M, 1]` tensor.
 Value expandToColumn(OpBuilder &builder, Location loc, Value values);
 

@@ -127,8 +127,7 @@ static Value buildLoss(OpBuilder &builder, Location loc, Value lse,
         resultType.clone(ArrayRef<int64_t>{rowType.getDimSize(0)}), losses,
         rowMap, resultType.getElementType(), losses,
         [](OpBuilder &, Location, ValueRange args) { return args[0]; });
-    if (result.getType() != resultType)
-      result = tensor::CastOp::create(builder, loc, resultType, result);
+    result = castToType(builder, loc, result, resultType);
     return result;
   }
 
@@ -382,9 +381,7 @@ struct LowerPartialReduce : public CodaLoweringPattern<PartialReduceOp> {
                                          math::LogOp::create(b, l, args[1]));
           });
     }
-    RankedTensorType resultType = convert(op.getType());
-    if (result.getType() != resultType)
-      result = tensor::CastOp::create(rewriter, loc, resultType, result);
+    result = castToType(rewriter, loc, result, convert(op.getType()));
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -484,10 +481,8 @@ struct LowerReducePartials : public CodaLoweringPattern<ReducePartialsOp> {
     SmallVector<Value> results;
     for (auto [row, result] : llvm::zip_equal(rows, op.getResults())) {
       Value column = expandToColumn(rewriter, loc, row);
-      RankedTensorType resultType = convert(result.getType());
-      if (column.getType() != resultType)
-        column = tensor::CastOp::create(rewriter, loc, resultType, column);
-      results.push_back(column);
+      results.push_back(
+          castToType(rewriter, loc, column, convert(result.getType())));
     }
     rewriter.replaceOp(op, results);
     return success();
@@ -630,9 +625,7 @@ struct LowerPartialGather : public CodaLoweringPattern<PartialGatherOp> {
                       .getResult());
             })
             .getResult(0);
-    RankedTensorType resultType = convert(op.getType());
-    if (result.getType() != resultType)
-      result = tensor::CastOp::create(rewriter, loc, resultType, result);
+    result = castToType(rewriter, loc, result, convert(op.getType()));
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -712,10 +705,9 @@ struct LowerNormStatistics : public CodaLoweringPattern<NormStatisticsOp> {
     }
     for (Value statistic : statistics) {
       Value column = expandToColumn(rewriter, loc, statistic);
-      RankedTensorType type = convert(op.getResult(results.size()).getType());
-      if (column.getType() != type)
-        column = tensor::CastOp::create(rewriter, loc, type, column);
-      results.push_back(column);
+      results.push_back(
+          castToType(rewriter, loc, column,
+                     convert(op.getResult(results.size()).getType())));
     }
     rewriter.replaceOp(op, results);
     return success();
