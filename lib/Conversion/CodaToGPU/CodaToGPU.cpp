@@ -38,8 +38,9 @@ struct ConvertCodaToGPUPass
     MLIRContext *context = &getContext();
     if (stages < 2 || stages > 6) {
       module.emitError("stages = ")
-          << stages.getValue() << " is outside [2, 6]: the ring of 32 KiB slots must "
-                       "fit the 227 KiB of shared memory";
+          << stages.getValue()
+          << " is outside [2, 6]: the ring of 32 KiB slots must "
+             "fit the 227 KiB of shared memory";
       return signalPassFailure();
     }
 
@@ -60,17 +61,16 @@ struct ConvertCodaToGPUPass
     OpBuilder builder(context);
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     builder.getUnitAttr());
-    auto target = NVVM::NVVMTargetAttr::get(context, /*optLevel=*/3,
-                                            "nvptx64-nvidia-cuda", "sm_90a",
-                                            "+ptx80");
+    auto target = NVVM::NVVMTargetAttr::get(
+        context, /*optLevel=*/3, "nvptx64-nvidia-cuda", "sm_90a", "+ptx80");
     if (work.empty())
       return;
     // One kernel module for the whole input, so one PTX file holds every
     // kernel.
     builder.setInsertionPointToEnd(module.getBody());
-    auto kernels = gpu::GPUModuleOp::create(builder, module.getLoc(),
-                                            kKernelModuleName,
-                                            ArrayRef<Attribute>{target});
+    auto kernels =
+        gpu::GPUModuleOp::create(builder, module.getLoc(), kKernelModuleName,
+                                 ArrayRef<Attribute>{target});
     builder.setInsertionPointToStart(&kernels.getBodyRegion().front());
     // The dynamic shared memory: an external array ptxas aligns to 1 KiB.
     auto workgroup =
@@ -86,10 +86,10 @@ struct ConvertCodaToGPUPass
         std::string kernelName =
             (func.getSymName() + "_gemm" + std::to_string(index)).str();
         emitGemmKernel(builder, gemm, kernelName, stages);
-        gemm->setAttr("coda.kernel",
-                      SymbolRefAttr::get(
-                          builder.getStringAttr(kKernelModuleName),
-                          {FlatSymbolRefAttr::get(context, kernelName)}));
+        gemm->setAttr(
+            "coda.kernel",
+            SymbolRefAttr::get(builder.getStringAttr(kKernelModuleName),
+                               {FlatSymbolRefAttr::get(context, kernelName)}));
       }
   }
 };

@@ -145,11 +145,10 @@ private:
         b.getContext(), SmallVector<Type>(kTileN / 2, b.getF32Type()));
   }
   MemRefType boxType() {
-    return MemRefType::get(
-        {kTileM, kTileK}, elementType,
-        MemRefLayoutAttrInterface(),
-        gpu::AddressSpaceAttr::get(b.getContext(),
-                                   gpu::AddressSpace::Workgroup));
+    return MemRefType::get({kTileM, kTileK}, elementType,
+                           MemRefLayoutAttrInterface(),
+                           gpu::AddressSpaceAttr::get(
+                               b.getContext(), gpu::AddressSpace::Workgroup));
   }
 
   void buildSetup();
@@ -161,7 +160,10 @@ private:
   Value descriptor(Value box);
   void buildMainloop();
   void buildEpilogue();
-  Value loadInput(unsigned input, Value row, Value column);
+  /// Reads input `input` at (row, column) and (row, column + 1), widened to
+  /// f32.
+  std::pair<Value, Value> loadInputPair(unsigned input, Value row,
+                                        Value column);
 
   OpBuilder &b;
   Location loc;
@@ -188,8 +190,8 @@ Value GemmKernelBuilder::view(Value byteOffset) {
 void GemmKernelBuilder::issueLoads(Value slot, Value tile) {
   Value kOffset = arith::MulIOp::create(b, loc, tile, index(kTileK));
   Value aOffset = arith::MulIOp::create(b, loc, slot, index(kBoxBytes));
-  Value bOffset = arith::AddIOp::create(b, loc, aOffset,
-                                        index(stages * kBoxBytes));
+  Value bOffset =
+      arith::AddIOp::create(b, loc, aOffset, index(stages * kBoxBytes));
   nvgpu::MBarrierArriveExpectTxOp::create(b, loc, barriers,
                                           index(2 * kBoxBytes), slot, Value());
   // TMA coordinates are innermost first: (k, m) for A, (k, n) for B.
@@ -208,8 +210,8 @@ Value GemmKernelBuilder::descriptor(Value box) {
       b, loc, arith::ShRUIOp::create(b, loc, bits, i64(4)), i64(0x3FFF));
   // Bits 62-63: 128-byte swizzle; 32-45: stride 1024 >> 4; 16-29: leading
   // byte offset 1 (unused for swizzled K-major operands).
-  int64_t fixed = (int64_t(1) << 62) | (int64_t(1024 >> 4) << 32) |
-                  (int64_t(1) << 16);
+  int64_t fixed =
+      (int64_t(1) << 62) | (int64_t(1024 >> 4) << 32) | (int64_t(1) << 16);
   return arith::OrIOp::create(b, loc, start, i64(fixed));
 }
 
@@ -220,8 +222,8 @@ void GemmKernelBuilder::buildSetup() {
   Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   m0 = arith::MulIOp::create(b, loc, bx, index(kTileM));
   n0 = arith::MulIOp::create(b, loc, by, index(kTileN));
-  isThread0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
-                                    index(0));
+  isThread0 =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, index(0));
 
   // The dynamic shared memory, its base rounded up to 1 KiB (the swizzle
   // atom); ptxas aligns the extern array, so the pad is 0 in practice.
@@ -229,8 +231,7 @@ void GemmKernelBuilder::buildSetup() {
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
   auto globalType = MemRefType::get({0}, b.getI8Type(),
                                     MemRefLayoutAttrInterface(), workgroup);
-  Value global =
-      memref::GetGlobalOp::create(b, loc, globalType, "coda_smem");
+  Value global = memref::GetGlobalOp::create(b, loc, globalType, "coda_smem");
   smem = memref::CastOp::create(
       b, loc,
       MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
@@ -274,13 +275,12 @@ void GemmKernelBuilder::buildMainloop() {
         Value phase = arith::RemUIOp::create(
             b, loc, arith::DivUIOp::create(b, loc, tile, index(stages)),
             index(2));
-        Value parity =
-            arith::IndexCastOp::create(b, loc, b.getI1Type(), phase);
+        Value parity = arith::IndexCastOp::create(b, loc, b.getI1Type(), phase);
         nvgpu::MBarrierTryWaitParityOp::create(b, loc, barriers, parity,
                                                index(10000000), slot);
         Value aOffset = arith::MulIOp::create(b, loc, slot, index(kBoxBytes));
-        Value bOffset = arith::AddIOp::create(b, loc, aOffset,
-                                              index(stages * kBoxBytes));
+        Value bOffset =
+            arith::AddIOp::create(b, loc, aOffset, index(stages * kBoxBytes));
         Value descA = descriptor(view(aOffset));
         Value descB = descriptor(view(bOffset));
 
@@ -320,8 +320,8 @@ void GemmKernelBuilder::buildMainloop() {
             b, loc,
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, tile,
                                   index(1)),
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                  refillTile, index(kTiles)));
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, refillTile,
+                                  index(kTiles)));
         scf::IfOp::create(b, loc, refill, [&](OpBuilder &, Location) {
           gpu::BarrierOp::create(b, loc);
           scf::IfOp::create(b, loc, isThread0, [&](OpBuilder &, Location) {
@@ -338,30 +338,41 @@ void GemmKernelBuilder::buildMainloop() {
   acc[1] = loop.getResult(1);
 }
 
-Value GemmKernelBuilder::loadInput(unsigned input, Value row, Value column) {
+std::pair<Value, Value>
+GemmKernelBuilder::loadInputPair(unsigned input, Value row, Value column) {
   Value operand = gemm.getInputs()[input];
   auto type = cast<RankedTensorType>(operand.getType());
-  Value position;
-  switch (*getInputKind(type, n)) {
-  case InputKind::Tile:
+  Type element = type.getElementType();
+  InputKind kind = *getInputKind(type, n);
+  Value position = row;
+  if (kind == InputKind::Tile)
     position = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, row, index(n)), column);
-    break;
-  case InputKind::RowColumn:
-    position = row;
-    break;
-  case InputKind::ColumnVector:
+  else if (kind == InputKind::ColumnVector)
     position = column;
-    break;
-  }
   Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), position);
   auto pointer = LLVM::LLVMPointerType::get(b.getContext());
-  Value address = LLVM::GEPOp::create(b, loc, pointer, type.getElementType(),
-                                      inputs[input], ValueRange{offset});
-  Value value = LLVM::LoadOp::create(b, loc, type.getElementType(), address);
-  if (!type.getElementType().isF32())
-    value = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
-  return value;
+  Value address = LLVM::GEPOp::create(b, loc, pointer, element, inputs[input],
+                                      ValueRange{offset});
+  auto widen = [&](Value value) {
+    return element.isF32()
+               ? value
+               : arith::ExtFOp::create(b, loc, b.getF32Type(), value)
+                     .getResult();
+  };
+  if (kind == InputKind::RowColumn) {
+    Value value = widen(LLVM::LoadOp::create(b, loc, element, address));
+    return {value, value};
+  }
+  // Columns c and c + 1 (c even, N a multiple of 8): one aligned load.
+  auto pairType = VectorType::get({2}, element);
+  unsigned alignment = 2 * element.getIntOrFloatBitWidth() / 8;
+  Value pair = LLVM::LoadOp::create(b, loc, pairType, address, alignment);
+  Value first = LLVM::ExtractElementOp::create(
+      b, loc, pair, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)));
+  Value second = LLVM::ExtractElementOp::create(
+      b, loc, pair, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1)));
+  return {widen(first), widen(second)};
 }
 
 void GemmKernelBuilder::buildEpilogue() {
@@ -381,82 +392,116 @@ void GemmKernelBuilder::buildEpilogue() {
   auto pointer = LLVM::LLVMPointerType::get(b.getContext());
   Type f32 = b.getF32Type();
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-  auto store = [&](Value value, Type type, Value base, Value position) {
-    if (!type.isF32())
-      value = arith::TruncFOp::create(b, loc, type, value);
+  auto address = [&](Type element, Value base, Value position) {
     Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), position);
-    Value address =
-        LLVM::GEPOp::create(b, loc, pointer, type, base, ValueRange{offset});
-    LLVM::StoreOp::create(b, loc, value, address);
+    return LLVM::GEPOp::create(b, loc, pointer, element, base,
+                               ValueRange{offset})
+        .getResult();
+  };
+  auto narrow = [&](Value value, Type element) {
+    return element.isF32()
+               ? value
+               : arith::TruncFOp::create(b, loc, element, value).getResult();
   };
 
-  // A thread holds two rows per m64 slab, 32 registers of each.
+  // A thread holds two rows per m64 slab; in each, registers r and r + 1 of
+  // a pair are the adjacent columns c and c + 1 (c even): one 4-byte access
+  // per pair and bf16 tensor.
   for (int64_t slab = 0; slab < 2; ++slab)
     for (int64_t half = 0; half < 2; ++half) {
-      Value row = arith::AddIOp::create(b, loc, rowBase,
-                                        index(64 * slab + 8 * half));
+      Value row =
+          arith::AddIOp::create(b, loc, rowBase, index(64 * slab + 8 * half));
       Value rowInside =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);
       llvm::DenseMap<Operation *, Value> partialSums;
       for (Operation &op : body.without_terminator())
         if (isa<PartialReduceOp>(op))
           partialSums[&op] = zero;
+      // Per-row inputs are read once per row.
+      llvm::DenseMap<Value, Value> rowValues;
 
-      for (int64_t reg = 0; reg < kTileN / 2; ++reg) {
-        if ((reg / 2) % 2 != half)
-          continue;
-        Value column = arith::AddIOp::create(
-            b, loc, columnBase, index(8 * (reg / 4) + reg % 2));
+      for (int64_t pair = 0; pair < kTileN / 8; ++pair) {
+        int64_t reg = 4 * pair + 2 * half;
+        Value column =
+            arith::AddIOp::create(b, loc, columnBase, index(8 * pair));
         Value inside = arith::AndIOp::create(
             b, loc, rowInside,
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, column,
                                   index(n)));
-        // The epilogue's values at this element; inputs are read on first
-        // use, only inside the tensor (0 elsewhere), and the arithmetic runs
-        // on every element.
-        llvm::DenseMap<Value, Value> scalars;
-        scalars[gemm.getAccumulator()] = LLVM::ExtractValueOp::create(
-            b, loc, acc[slab], ArrayRef<int64_t>{reg});
-        auto scalarOf = [&](Value value) {
-          if (auto it = scalars.find(value); it != scalars.end())
-            return it->second;
+        // The epilogue's values at the two elements; inputs are read on
+        // first use, only inside the tensor (0 elsewhere), and the
+        // arithmetic runs on every element.
+        llvm::DenseMap<Value, Value> scalars[2];
+        for (int64_t e = 0; e < 2; ++e)
+          scalars[e][gemm.getAccumulator()] = LLVM::ExtractValueOp::create(
+              b, loc, acc[slab], ArrayRef<int64_t>{reg + e});
+        auto load = [&](Value value) {
           auto arg = cast<BlockArgument>(value);
-          auto load = scf::IfOp::create(
-              b, loc, inside,
+          unsigned input = arg.getArgNumber() - 1;
+          auto kind = *getInputKind(gemm.getInputs()[input].getType(), n);
+          bool perRow = kind == InputKind::RowColumn;
+          if (perRow)
+            if (auto it = rowValues.find(value); it != rowValues.end()) {
+              scalars[0][value] = scalars[1][value] = it->second;
+              return;
+            }
+          auto read = scf::IfOp::create(
+              b, loc, perRow ? rowInside : inside,
               [&](OpBuilder &, Location) {
-                scf::YieldOp::create(
-                    b, loc, loadInput(arg.getArgNumber() - 1, row, column));
+                auto [first, second] = loadInputPair(input, row, column);
+                scf::YieldOp::create(b, loc, ValueRange{first, second});
               },
-              [&](OpBuilder &, Location) { scf::YieldOp::create(b, loc, zero); });
-          scalars[value] = load.getResult(0);
-          return load.getResult(0);
+              [&](OpBuilder &, Location) {
+                scf::YieldOp::create(b, loc, ValueRange{zero, zero});
+              });
+          scalars[0][value] = read.getResult(0);
+          scalars[1][value] = read.getResult(1);
+          if (perRow)
+            rowValues[value] = read.getResult(0);
+        };
+        auto scalarOf = [&](int64_t e, Value value) {
+          if (!scalars[e].count(value))
+            load(value);
+          return scalars[e][value];
         };
         for (Operation &op : body.without_terminator()) {
-          if (auto partial = dyn_cast<PartialReduceOp>(op)) {
-            Value x = scalarOf(partial.getX());
-            Value term = partial.getKind() == "sum"
-                             ? x
-                             : arith::MulFOp::create(b, loc, x, x).getResult();
-            term = arith::SelectOp::create(b, loc, inside, term, zero);
-            partialSums[&op] =
-                arith::AddFOp::create(b, loc, partialSums[&op], term);
-            continue;
+          for (int64_t e = 0; e < 2; ++e) {
+            if (auto partial = dyn_cast<PartialReduceOp>(op)) {
+              Value x = scalarOf(e, partial.getX());
+              Value term =
+                  partial.getKind() == "sum"
+                      ? x
+                      : arith::MulFOp::create(b, loc, x, x).getResult();
+              term = arith::SelectOp::create(b, loc, inside, term, zero);
+              partialSums[&op] =
+                  arith::AddFOp::create(b, loc, partialSums[&op], term);
+              continue;
+            }
+            SmallVector<Value> args;
+            for (Value operand : op.getOperands())
+              args.push_back(scalarOf(e, operand));
+            scalars[e][op.getResult(0)] =
+                buildElementwiseScalar(b, loc, &op, args);
           }
-          SmallVector<Value> args;
-          for (Value operand : op.getOperands())
-            args.push_back(scalarOf(operand));
-          scalars[op.getResult(0)] = buildElementwiseScalar(b, loc, &op, args);
         }
         scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
           Value position = arith::AddIOp::create(
               b, loc, arith::MulIOp::create(b, loc, row, index(n)), column);
-          for (auto [value, result, output] : llvm::zip_equal(
-                   yield.getValues(), gemm.getResults(), outputs)) {
+          for (auto [value, result, output] :
+               llvm::zip_equal(yield.getValues(), gemm.getResults(), outputs)) {
             if (value.getDefiningOp<PartialReduceOp>())
               continue;
-            store(scalarOf(value),
-                  cast<RankedTensorType>(result.getType()).getElementType(),
-                  output, position);
+            Type element =
+                cast<RankedTensorType>(result.getType()).getElementType();
+            auto pairType = VectorType::get({2}, element);
+            Value packed = LLVM::PoisonOp::create(b, loc, pairType);
+            for (int64_t e = 0; e < 2; ++e)
+              packed = LLVM::InsertElementOp::create(
+                  b, loc, packed, narrow(scalarOf(e, value), element),
+                  arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(e)));
+            LLVM::StoreOp::create(b, loc, packed,
+                                  address(element, output, position),
+                                  2 * element.getIntOrFloatBitWidth() / 8);
           }
           scf::YieldOp::create(b, loc);
         });
@@ -488,7 +533,7 @@ void GemmKernelBuilder::buildEpilogue() {
         scf::IfOp::create(b, loc, first, [&](OpBuilder &, Location) {
           Value position = arith::AddIOp::create(
               b, loc, arith::MulIOp::create(b, loc, row, index(tiles)), nTile);
-          store(sum, f32, partials, position);
+          LLVM::StoreOp::create(b, loc, sum, address(f32, partials, position));
           scf::YieldOp::create(b, loc);
         });
       }
@@ -501,8 +546,8 @@ void GemmKernelBuilder::build(StringRef name) {
   auto pointer = LLVM::LLVMPointerType::get(context);
   SmallVector<Type> arguments = {pointer, pointer, b.getI32Type()};
   arguments.append(gemm.getInputs().size() + gemm.getNumResults(), pointer);
-  auto kernel = gpu::GPUFuncOp::create(b, loc, name,
-                                       FunctionType::get(context, arguments, {}));
+  auto kernel = gpu::GPUFuncOp::create(
+      b, loc, name, FunctionType::get(context, arguments, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({128, 1, 1}));
 
@@ -519,10 +564,10 @@ void GemmKernelBuilder::build(StringRef name) {
       nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
       nvgpu::TensorMapOOBKind::OOB_ZERO,
       nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-  tmaA = UnrealizedConversionCastOp::create(b, loc, mapType, args[0])
-             .getResult(0);
-  tmaB = UnrealizedConversionCastOp::create(b, loc, mapType, args[1])
-             .getResult(0);
+  tmaA =
+      UnrealizedConversionCastOp::create(b, loc, mapType, args[0]).getResult(0);
+  tmaB =
+      UnrealizedConversionCastOp::create(b, loc, mapType, args[1]).getResult(0);
   rows = arith::IndexCastOp::create(b, loc, b.getIndexType(), args[2]);
   unsigned inputCount = gemm.getInputs().size();
   inputs.assign(args.begin() + 3, args.begin() + 3 + inputCount);
@@ -534,7 +579,7 @@ void GemmKernelBuilder::build(StringRef name) {
   gpu::ReturnOp::create(b, loc);
 }
 
-void mlir::coda::emitGemmKernel(OpBuilder &builder, GemmOp gemm,
-                                StringRef name, unsigned stages) {
+void mlir::coda::emitGemmKernel(OpBuilder &builder, GemmOp gemm, StringRef name,
+                                unsigned stages) {
   GemmKernelBuilder(builder, gemm, stages).build(name);
 }

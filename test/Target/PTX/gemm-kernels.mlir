@@ -18,8 +18,8 @@
 // CHECK: wgmma.commit_group.sync.aligned
 // CHECK: wgmma.wait_group.sync.aligned 1
 // CHECK: ex2.approx
-// CHECK: cvt.rn.bf16.f32
-// CHECK: st.{{(global.)?}}b16
+// CHECK: cvt.rn.bf16x2.f32
+// CHECK: st.global.b32
 // CHECK-LABEL: .visible .entry plain_gemm0(
 // CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 
