@@ -60,8 +60,9 @@ def load_kernel(ptx_path, name, shared_bytes):
     function = ctypes.c_void_p()
     check(CUDA.cuModuleGetFunction(ctypes.byref(function), module,
                                    name.encode()), "cuModuleGetFunction")
-    check(CUDA.cuFuncSetAttribute(function, MAX_DYNAMIC_SHARED, shared_bytes),
-          "cuFuncSetAttribute")
+    if shared_bytes:
+        check(CUDA.cuFuncSetAttribute(function, MAX_DYNAMIC_SHARED,
+                                      shared_bytes), "cuFuncSetAttribute")
     return module, function
 
 
@@ -76,6 +77,17 @@ def launch(function, m, n, shared_bytes, pointers, rows):
         function, (m + TILE_M - 1) // TILE_M, (n + TILE_N - 1) // TILE_N, 1,
         128, 1, 1, shared_bytes, ctypes.c_void_p(stream), params, None),
         "cuLaunchKernel")
+
+
+def launch_rows(function, rows, pointers):
+    """Launches a kernel of one thread per row: (M, pointers...)."""
+    values = [ctypes.c_int32(rows)] + [ctypes.c_uint64(p) for p in pointers]
+    params = (ctypes.c_void_p * len(values))(
+        *[ctypes.cast(ctypes.pointer(v), ctypes.c_void_p) for v in values])
+    stream = torch.cuda.current_stream().cuda_stream
+    check(CUDA.cuLaunchKernel(function, (rows + 127) // 128, 1, 1, 128, 1, 1,
+                              0, ctypes.c_void_p(stream), params, None),
+          "cuLaunchKernel")
 
 
 def time_ms(fn, warmup=10, reps=50):
@@ -138,6 +150,16 @@ def run_case(case, base):
     pointers += [t.data_ptr() for t in inputs + outputs]
     run = lambda: launch(function, m, n, shared, pointers, m)
     run()
+    if case.get("reduce_kernel"):
+        # The reduction that finishes the partials into rstd.
+        _, reduce = load_kernel(os.path.join(base, case["ptx"]),
+                                case["reduce_kernel"], 0)
+        rstd = torch.empty(m, 1, device="cuda", dtype=torch.float32)
+        launch_rows(reduce, m, [partials.data_ptr(), rstd.data_ptr()])
+        eps = 1e-5
+        checks.append((rstd, (x1.pow(2).mean(-1, keepdim=True) + eps).rsqrt(),
+                       (eager_x1.float().pow(2).mean(-1, keepdim=True)
+                        + eps).rsqrt().double()))
     torch.cuda.synchronize()
     errors, eager_errors, ok = [], [], True
     for value, ref, eager in checks:

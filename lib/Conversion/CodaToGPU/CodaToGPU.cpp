@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GemmKernel.h"
+#include "ReduceKernel.h"
 #include "coda/Conversion/Passes.h"
 #include "coda/Dialect/Coda/IR/CodaOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -44,16 +45,27 @@ struct ConvertCodaToGPUPass
       return signalPassFailure();
     }
 
-    SmallVector<std::pair<func::FuncOp, SmallVector<GemmOp>>> work;
+    // Every kernel op of each function, in order: GEMMs and the reductions
+    // that finish their partials (with the number of partials per row).
+    SmallVector<std::pair<func::FuncOp, SmallVector<Operation *>>> work;
+    llvm::DenseMap<Operation *, int64_t> partialCounts;
     bool supported = true;
     for (auto func : module.getOps<func::FuncOp>()) {
-      SmallVector<GemmOp> gemms;
-      func.walk([&](GemmOp gemm) {
-        supported &= succeeded(checkGemmKernelSupport(gemm));
-        gemms.push_back(gemm);
+      SmallVector<Operation *> kernelOps;
+      func.walk([&](Operation *op) {
+        if (auto gemm = dyn_cast<GemmOp>(op)) {
+          supported &= succeeded(checkGemmKernelSupport(gemm));
+          kernelOps.push_back(op);
+        } else if (auto reduce = dyn_cast<ReducePartialsOp>(op)) {
+          FailureOr<int64_t> count = checkReduceKernelSupport(reduce);
+          supported &= succeeded(count);
+          if (succeeded(count))
+            partialCounts[op] = *count;
+          kernelOps.push_back(op);
+        }
       });
-      if (!gemms.empty())
-        work.push_back({func, std::move(gemms)});
+      if (!kernelOps.empty())
+        work.push_back({func, std::move(kernelOps)});
     }
     if (!supported)
       return signalPassFailure();
@@ -81,16 +93,24 @@ struct ConvertCodaToGPUPass
         TypeAttr::get(MemRefType::get({0}, builder.getI8Type(),
                                       MemRefLayoutAttrInterface(), workgroup)),
         Attribute(), UnitAttr(), builder.getI64IntegerAttr(1024));
-    for (auto &[func, gemms] : work)
-      for (auto [index, gemm] : llvm::enumerate(gemms)) {
-        std::string kernelName =
-            (func.getSymName() + "_gemm" + std::to_string(index)).str();
-        emitGemmKernel(builder, gemm, kernelName, stages);
-        gemm->setAttr(
-            "coda.kernel",
-            SymbolRefAttr::get(builder.getStringAttr(kKernelModuleName),
-                               {FlatSymbolRefAttr::get(context, kernelName)}));
+    for (auto &[func, kernelOps] : work) {
+      unsigned gemms = 0, reductions = 0;
+      for (Operation *op : kernelOps) {
+        std::string kernelName = func.getSymName().str();
+        if (auto gemm = dyn_cast<GemmOp>(op)) {
+          kernelName += "_gemm" + std::to_string(gemms++);
+          emitGemmKernel(builder, gemm, kernelName, stages);
+        } else {
+          kernelName += "_reduce" + std::to_string(reductions++);
+          emitReduceKernel(builder, cast<ReducePartialsOp>(op), kernelName,
+                           partialCounts[op]);
+        }
+        op->setAttr("coda.kernel",
+                    SymbolRefAttr::get(
+                        builder.getStringAttr(kKernelModuleName),
+                        {FlatSymbolRefAttr::get(context, kernelName)}));
       }
+    }
   }
 };
 } // namespace

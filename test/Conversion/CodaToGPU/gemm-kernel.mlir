@@ -79,3 +79,23 @@ func.func @oproj(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>, %x0: tensor<?
   }
   return %x1, %p, %h : tensor<?x256xbf16>, tensor<?x?xf32>, tensor<?x256xbf16>
 }
+
+// -----
+
+// The reduction that finishes a GEMM's partial sums of squares into rstd:
+// one thread per row sums ceil(256 / 128) = 2 partials.
+// CHECK-LABEL: func.func @finish
+//       CHECK:   coda.reduce_partials {{.*}}coda.kernel = @coda_kernels::@finish_reduce0
+//       CHECK: gpu.func @finish_reduce0(%{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) kernel
+//       CHECK:   scf.for %{{.+}} = %{{.+}} to %{{.+}} step
+//       CHECK:     llvm.load %{{.+}} : !llvm.ptr -> f32
+//       CHECK:   math.rsqrt
+func.func @finish(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<?x1xf32> {
+  %p = coda.gemm %y, [%w] : (tensor<?x256xbf16>, tensor<256x256xbf16>) -> tensor<?x?xf32> {
+  ^bb0(%acc: tensor<?x256xf32>):
+    %s = coda.partial_reduce %acc {kind = "sum_squares"} : (tensor<?x256xf32>) -> tensor<?x?xf32>
+    coda.yield %s : tensor<?x?xf32>
+  }
+  %r = coda.reduce_partials %p {kind = "rstd", count = 256 : i64, epsilon = 1.0e-05 : f32} : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  return %r : tensor<?x1xf32>
+}

@@ -83,3 +83,21 @@ func.func @accumulate(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %d: tensor<
   }
   return %y : tensor<?x32xbf16>
 }
+
+// -----
+
+// Log-sum-exp partials are finished on the GPU later.
+func.func @finish_lse(%p: tensor<?x?xf32>) -> tensor<?x1xf32> {
+  // expected-error @+1 {{the kernel generator finishes partials of kind "sum" and "rstd" so far, not "lse"}}
+  %r = coda.reduce_partials %p {kind = "lse"} : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  return %r : tensor<?x1xf32>
+}
+
+// -----
+
+// Partials must come from a GEMM's epilogue, which fixes their count.
+func.func @finish_argument(%p: tensor<?x?xf32>) -> tensor<?x1xf32> {
+  // expected-error @+1 {{the kernel generator finishes partials stored by a GEMM's epilogue; these come from elsewhere}}
+  %r = coda.reduce_partials %p {kind = "sum"} : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  return %r : tensor<?x1xf32>
+}

@@ -1,0 +1,29 @@
+//===- ReduceKernel.h - kernels that finish per-tile partials ---*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CODA_LIB_CONVERSION_CODATOGPU_REDUCEKERNEL_H
+#define CODA_LIB_CONVERSION_CODATOGPU_REDUCEKERNEL_H
+
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+
+namespace mlir::coda {
+
+/// Returns the number of partials per row `reduce` finishes, from the
+/// `coda.partial_reduce` in the GEMM that produces them; reports on the op
+/// when the generator cannot take it.
+FailureOr<int64_t> checkReduceKernelSupport(ReducePartialsOp reduce);
+
+/// Emits the kernel of `reduce` as a `gpu.func` named `name` at the
+/// builder's insertion point: one thread per row sums the row's `partials`
+/// values and stores the sum (kind "sum") or `rsqrt(sum / count + epsilon)`
+/// (kind "rstd"). Arguments: the row count M as i32, the partials and the
+/// `[M, 1]` f32 result. Grid: ceil(M / 128), block: 128 threads.
+void emitReduceKernel(OpBuilder &builder, ReducePartialsOp reduce,
+                      StringRef name, int64_t partials);
+
+} // namespace mlir::coda
+
+#endif // CODA_LIB_CONVERSION_CODATOGPU_REDUCEKERNEL_H
