@@ -19,6 +19,10 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 
 #include <cstdlib>
 
@@ -28,7 +32,8 @@ using namespace mlir::coda;
 /// Points CUDA_ROOT at /usr/local/cuda when it is unset and the toolkit is
 /// there: the NVVM serializer links libdevice from it.
 static void defaultCudaRoot() {
-  if (!std::getenv("CUDA_ROOT") && llvm::sys::fs::is_directory("/usr/local/cuda"))
+  if (!std::getenv("CUDA_ROOT") &&
+      llvm::sys::fs::is_directory("/usr/local/cuda"))
     ::setenv("CUDA_ROOT", "/usr/local/cuda", /*overwrite=*/0);
 }
 
@@ -52,7 +57,8 @@ LogicalResult mlir::coda::translateToPTX(ModuleOp module, raw_ostream &os) {
   for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
     kernels->push_back(gpuModule->clone());
   if (kernels->getBody()->empty())
-    return module.emitError("no coda.gemm to generate a kernel for");
+    return mlir::emitError(module.getLoc(),
+                           "no coda.gemm to generate a kernel for");
 
   PassManager lower(context);
   gpu::GPUToNVVMPipelineOptions options;
@@ -71,20 +77,76 @@ LogicalResult mlir::coda::translateToPTX(ModuleOp module, raw_ostream &os) {
   return success();
 }
 
+LogicalResult mlir::coda::translateToCubin(ModuleOp module, raw_ostream &os) {
+  defaultCudaRoot();
+  const char *cudaRoot = std::getenv("CUDA_ROOT");
+  llvm::SmallString<128> ptxas(cudaRoot ? cudaRoot : "");
+  llvm::sys::path::append(ptxas, "bin", "ptxas");
+  if (!cudaRoot || !llvm::sys::fs::can_execute(ptxas))
+    return mlir::emitError(module.getLoc(), "cannot find ptxas at '")
+           << ptxas << "': set CUDA_ROOT to the CUDA toolkit";
+
+  std::string ptx;
+  llvm::raw_string_ostream ptxStream(ptx);
+  if (failed(translateToPTX(module, ptxStream)))
+    return failure();
+
+  llvm::SmallString<128> ptxPath, cubinPath, logPath;
+  if (llvm::sys::fs::createTemporaryFile("coda", "ptx", ptxPath) ||
+      llvm::sys::fs::createTemporaryFile("coda", "cubin", cubinPath) ||
+      llvm::sys::fs::createTemporaryFile("coda", "log", logPath))
+    return mlir::emitError(module.getLoc(),
+                           "cannot create temporary files for ptxas");
+  llvm::FileRemover removePtx(ptxPath), removeCubin(cubinPath),
+      removeLog(logPath);
+  {
+    std::error_code error;
+    llvm::raw_fd_ostream file(ptxPath, error);
+    if (error)
+      return mlir::emitError(module.getLoc(), "cannot write ")
+             << ptxPath << ": " << error.message();
+    file << ptx;
+  }
+  SmallVector<StringRef> arguments = {ptxas, "-arch=sm_90a", ptxPath, "-o",
+                                      cubinPath};
+  std::optional<StringRef> redirects[] = {std::nullopt, logPath, logPath};
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(ptxas, arguments, std::nullopt,
+                                         redirects, 0, 0, &message);
+  if (status != 0) {
+    auto log = llvm::MemoryBuffer::getFile(logPath);
+    return mlir::emitError(module.getLoc(), "ptxas failed (exit ")
+           << status << "): " << (log ? (*log)->getBuffer().trim() : message);
+  }
+  auto cubin = llvm::MemoryBuffer::getFile(cubinPath);
+  if (!cubin)
+    return mlir::emitError(module.getLoc(),
+                           "cannot read the cubin ptxas wrote");
+  os << (*cubin)->getBuffer();
+  return success();
+}
+
 void mlir::coda::registerPTXTranslation() {
-  TranslateFromMLIRRegistration registration(
-      "coda-to-ptx",
-      "compile the GEMMs of every function to PTX for sm_90a",
-      [](Operation *op, raw_ostream &os) -> LogicalResult {
-        auto module = dyn_cast<ModuleOp>(op);
-        if (!module)
-          return op->emitError("expected a builtin.module at the top level");
-        return translateToPTX(module, os);
-      },
-      [](DialectRegistry &registry) {
-        mlir::registerAllDialects(registry);
-        mlir::registerAllExtensions(registry);
-        mlir::registerAllToLLVMIRTranslations(registry);
-        coda::registerAllDialects(registry);
-      });
+  auto dialects = [](DialectRegistry &registry) {
+    mlir::registerAllDialects(registry);
+    mlir::registerAllExtensions(registry);
+    mlir::registerAllToLLVMIRTranslations(registry);
+    coda::registerAllDialects(registry);
+  };
+  auto onModule = [](LogicalResult (*translate)(ModuleOp, raw_ostream &)) {
+    return [translate](Operation *op, raw_ostream &os) -> LogicalResult {
+      auto module = dyn_cast<ModuleOp>(op);
+      if (!module)
+        return op->emitError("expected a builtin.module at the top level");
+      return translate(module, os);
+    };
+  };
+  TranslateFromMLIRRegistration ptx(
+      "coda-to-ptx", "compile the GEMMs of every function to PTX for sm_90a",
+      onModule(translateToPTX), dialects);
+  TranslateFromMLIRRegistration cubin(
+      "coda-to-cubin",
+      "compile the GEMMs of every function to a cubin for sm_90a (ptxas from "
+      "CUDA_ROOT)",
+      onModule(translateToCubin), dialects);
 }

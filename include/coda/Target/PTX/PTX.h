@@ -19,7 +19,14 @@ namespace mlir::coda {
 /// (/usr/local/cuda when unset and present).
 LogicalResult translateToPTX(ModuleOp module, raw_ostream &os);
 
-/// Registers the `coda-to-ptx` translation of coda-translate.
+/// Compiles `module` as `translateToPTX` does, assembles the PTX with
+/// `$CUDA_ROOT/bin/ptxas -arch=sm_90a` (CUDA_ROOT defaulting to
+/// /usr/local/cuda) and writes the cubin to `os`. A missing ptxas or a
+/// failing assembly is reported on the module.
+LogicalResult translateToCubin(ModuleOp module, raw_ostream &os);
+
+/// Registers the `coda-to-ptx` and `coda-to-cubin` translations of
+/// coda-translate.
 void registerPTXTranslation();
 
 } // namespace mlir::coda
