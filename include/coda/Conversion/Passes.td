@@ -40,24 +40,34 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
   let summary = "generate a Hopper kernel for each coda.gemm";
   let description = [{
     Emits, for every `coda.gemm` of each function, a `gpu.func` kernel for
-    `sm_90a` named `<function>_gemm<i>` into one `gpu.module @coda_kernels`,
-    and records the kernel on the GEMM as `coda.kernel`. Each CTA computes a 128x128 output
-    tile with one warpgroup: TMA loads of 128x64 A and B boxes into
-    128-byte-swizzled shared memory through a ring of `stages` slots guarded
-    by mbarriers, `wgmma.mma_async` m64n128k16 with the generator's own
-    shared-memory descriptors, f32 accumulators in registers, and the
-    epilogue region evaluated register by register before predicated stores.
+    `sm_90a` named `<function>_gemm<i>`, and for every
+    `coda.reduce_partials` one named `<function>_reduce<i>`, into one
+    `gpu.module @coda_kernels`, and records each kernel on its op as
+    `coda.kernel`.
 
-    Kernel arguments, in order: the A and B tensor maps (device pointers to
-    128-byte CUtensorMap objects; A boxes 64 (k) x 128 (m), B boxes
-    64 (k) x 128 (n)), the row count M as i32, one pointer per epilogue
-    input, one pointer per result. Grid: (ceil(M / 128), ceil(N / 128)),
-    block: 128 threads, dynamic shared memory: `stages` x 32 KiB + 1 KiB.
+    A GEMM kernel computes a 128x128 output tile per CTA with one warpgroup:
+    TMA loads of 128x64 A and B boxes into 128-byte-swizzled shared memory
+    through a ring of `stages` slots guarded by mbarriers,
+    `wgmma.mma_async` m64n128k16 with the generator's own shared-memory
+    descriptors, f32 accumulators in registers, and the epilogue region
+    evaluated on register pairs (adjacent columns) before predicated 4-byte
+    stores; partial sums and sums of squares are combined across the four
+    lanes that hold a row and stored once per row and N-tile. Arguments, in
+    order: the A and B tensor maps (device pointers to 128-byte CUtensorMap
+    objects; A boxes 64 (k) x 128 (m), B boxes 64 (k) x 128 (n)), the row
+    count M as i32, one pointer per epilogue input, one pointer per result.
+    Grid: (ceil(M / 128), ceil(N / 128)), block: 128 threads, dynamic shared
+    memory: `stages` x 32 KiB + 1 KiB.
 
-    This first generator takes GEMMs with `a_layout = "mk"`,
-    `b_layout = "nk"`, one bf16 or f16 weight, epilogues of elementwise ops
-    on tiles, per-column vectors and per-row columns, and `[M, N]` results;
-    any other GEMM is reported with the reason.
+    A reduction kernel gives one thread per row: it sums the row's
+    ceil(N / 128) partials into the sum or rstd. Arguments: M as i32, the
+    partials, the result. Grid: ceil(M / 128), block: 128 threads.
+
+    The generator takes GEMMs with `a_layout = "mk"`, `b_layout = "nk"`, one
+    bf16 or f16 weight, epilogues of elementwise ops on tiles, per-row
+    columns and per-column vectors, partial sums and sums of squares, and
+    `[M, N]` results; reductions of kind "sum" and "rstd" over such
+    partials. Any other op is reported with the reason.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
