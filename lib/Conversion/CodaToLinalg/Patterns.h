@@ -7,6 +7,7 @@
 #ifndef CODA_LIB_CONVERSION_CODATOLINALG_PATTERNS_H
 #define CODA_LIB_CONVERSION_CODATOLINALG_PATTERNS_H
 
+#include "LoweringUtils.h"
 #include "coda/Conversion/CodaToLinalg.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -27,6 +28,18 @@ struct CodaLoweringPattern : public OpConversionPattern<Op> {
   /// The converted type of `type`.
   RankedTensorType convert(Type type) const {
     return cast<RankedTensorType>(this->getTypeConverter()->convertType(type));
+  }
+
+  /// Returns each `[M]` statistic of `rows` as the `[M, 1]` value of the
+  /// matching result's converted type.
+  SmallVector<Value> toColumns(OpBuilder &builder, Location loc,
+                               ValueRange rows, ValueRange results) const {
+    SmallVector<Value> columns;
+    for (auto [row, result] : llvm::zip_equal(rows, results))
+      columns.push_back(castToType(builder, loc,
+                                   expandToColumn(builder, loc, row),
+                                   convert(result.getType())));
+    return columns;
   }
 };
 

@@ -478,13 +478,7 @@ struct LowerReducePartials : public CodaLoweringPattern<ReducePartialsOp> {
           }));
     }
 
-    SmallVector<Value> results;
-    for (auto [row, result] : llvm::zip_equal(rows, op.getResults())) {
-      Value column = expandToColumn(rewriter, loc, row);
-      results.push_back(
-          castToType(rewriter, loc, column, convert(result.getType())));
-    }
-    rewriter.replaceOp(op, results);
+    rewriter.replaceOp(op, toColumns(rewriter, loc, rows, op.getResults()));
     return success();
   }
 };
@@ -703,12 +697,9 @@ struct LowerNormStatistics : public CodaLoweringPattern<NormStatisticsOp> {
             return arith::MulFOp::create(b, l, value, args[1]);
           }));
     }
-    for (Value statistic : statistics) {
-      Value column = expandToColumn(rewriter, loc, statistic);
-      results.push_back(
-          castToType(rewriter, loc, column,
-                     convert(op.getResult(results.size()).getType())));
-    }
+    llvm::append_range(results,
+                       toColumns(rewriter, loc, statistics,
+                                 op.getResults().drop_front(results.size())));
     rewriter.replaceOp(op, results);
     return success();
   }
