@@ -38,25 +38,41 @@ static Value firstArgument(OpBuilder &, Location, ValueRange args) {
   return args[0];
 }
 
-/// Returns `max + log(sum(exp(x - max)))` along each row of `x` as `[M]`.
-static Value buildRowLogSumExp(OpBuilder &builder, Location loc, Value x,
-                               Type computeType) {
-  Value max = buildRowReduction(builder, loc, x, {}, computeType,
-                                ReductionKind::Max, firstArgument);
-  Value sumExp = buildRowReduction(
-      builder, loc, x, max, computeType, ReductionKind::Sum,
-      [](OpBuilder &b, Location l, ValueRange args) {
+/// A reduction over fixed groups of elements (whole rows, or column blocks):
+/// the reduced values of `map` applied to each element and its group's
+/// entries of `groupInputs`.
+using GroupReduction = function_ref<Value(ValueRange groupInputs,
+                                          ReductionKind kind, ScalarBody map)>;
+
+/// Returns `max + log(sum(exp(x - max)))` over each group of `reduce`.
+static Value buildLogSumExp(OpBuilder &builder, Location loc, Type computeType,
+                            GroupReduction reduce) {
+  Value max = reduce({}, ReductionKind::Max, firstArgument);
+  Value sumExp = reduce(
+      max, ReductionKind::Sum, [](OpBuilder &b, Location l, ValueRange args) {
         return math::ExpOp::create(
             b, l, arith::SubFOp::create(b, l, args[0], args[1]));
       });
-  AffineMap rowMap = AffineMap::getMultiDimIdentityMap(1, builder.getContext());
-  return buildElementwise(builder, loc, cast<RankedTensorType>(max.getType()),
-                          {max, sumExp}, {rowMap, rowMap}, computeType, max,
-                          [](OpBuilder &b, Location l, ValueRange args) {
-                            return arith::AddFOp::create(
-                                b, l, args[0],
-                                math::LogOp::create(b, l, args[1]));
-                          });
+  auto type = cast<RankedTensorType>(max.getType());
+  AffineMap identity =
+      AffineMap::getMultiDimIdentityMap(type.getRank(), builder.getContext());
+  return buildElementwise(
+      builder, loc, type, {max, sumExp}, {identity, identity}, computeType, max,
+      [](OpBuilder &b, Location l, ValueRange args) {
+        return arith::AddFOp::create(b, l, args[0],
+                                     math::LogOp::create(b, l, args[1]));
+      });
+}
+
+/// Returns the log-sum-exp along each row of `x` as `[M]`.
+static Value buildRowLogSumExp(OpBuilder &builder, Location loc, Value x,
+                               Type computeType) {
+  return buildLogSumExp(
+      builder, loc, computeType,
+      [&](ValueRange groupInputs, ReductionKind kind, ScalarBody map) {
+        return buildRowReduction(builder, loc, x, groupInputs, computeType,
+                                 kind, map);
+      });
 }
 
 /// Returns the row sums of `x` and the row sums of squares about the mean
@@ -363,22 +379,11 @@ struct LowerPartialReduce : public CodaLoweringPattern<PartialReduceOp> {
                                    ReductionKind::Max, firstArgument);
     } else {
       // lse: max + log(sum(exp(x - max))) per block.
-      Value max = buildBlockReduction(rewriter, loc, x, {}, tileN, computeType,
-                                      ReductionKind::Max, firstArgument);
-      Value sum = buildBlockReduction(
-          rewriter, loc, x, max, tileN, computeType, ReductionKind::Sum,
-          [](OpBuilder &b, Location l, ValueRange args) {
-            return math::ExpOp::create(
-                b, l, arith::SubFOp::create(b, l, args[0], args[1]));
-          });
-      auto type = cast<RankedTensorType>(max.getType());
-      result = buildElementwise(
-          rewriter, loc, type, {max, sum},
-          SmallVector<AffineMap>(
-              2, AffineMap::getMultiDimIdentityMap(2, getContext())),
-          computeType, max, [](OpBuilder &b, Location l, ValueRange args) {
-            return arith::AddFOp::create(b, l, args[0],
-                                         math::LogOp::create(b, l, args[1]));
+      result = buildLogSumExp(
+          rewriter, loc, computeType,
+          [&](ValueRange blockInputs, ReductionKind reduction, ScalarBody map) {
+            return buildBlockReduction(rewriter, loc, x, blockInputs, tileN,
+                                       computeType, reduction, map);
           });
     }
     result = castToType(rewriter, loc, result, convert(op.getType()));
