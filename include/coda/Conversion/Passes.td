@@ -45,29 +45,38 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
     `gpu.module @coda_kernels`, and records each kernel on its op as
     `coda.kernel`.
 
-    A GEMM kernel computes a 128x128 output tile per CTA with one warpgroup:
-    TMA loads of 128x64 A and B boxes into 128-byte-swizzled shared memory
-    through a ring of `stages` slots guarded by mbarriers,
-    `wgmma.mma_async` m64n128k16 with the generator's own shared-memory
-    descriptors, f32 accumulators in registers, and the epilogue region
-    evaluated on register pairs (adjacent columns) before predicated 4-byte
-    stores; partial sums and sums of squares are combined across the four
-    lanes that hold a row and stored once per row and N-tile. Arguments, in
-    order: the A and B tensor maps (device pointers to 128-byte CUtensorMap
-    objects; A boxes 64 (k) x 128 (m), B boxes 64 (k) x 128 (n)), the row
-    count M as i32, one pointer per epilogue input, one pointer per result.
-    Grid: (ceil(M / 128), ceil(N / 128)), block: 128 threads, dynamic shared
-    memory: `stages` x 32 KiB + 1 KiB.
+    A GEMM kernel is a CTA of three warpgroups: a producer that gives up
+    registers (setmaxnreg 40) and streams TMA boxes into a ring of `stages`
+    128-byte-swizzled shared-memory slots guarded by "full" and "empty"
+    mbarriers, and two consumers (setmaxnreg 232) that issue
+    `wgmma.mma_async` m64n128k16 from the generator's own shared-memory
+    descriptors, keep f32 accumulators in registers, release each slot once
+    its wgmma group retired, and evaluate the epilogue region on their
+    registers before predicated 4-byte stores. A tile has 128 output columns
+    and 256 rows; when the epilogue reads the accumulator at two column
+    shifts (SwiGLU's gate and up, as two B boxes per stage), 128 rows.
+    Slices shift the columns, concats split the output into column ranges
+    with an epilogue each, RoPE reads its partner in the same thread, and
+    partial sums and sums of squares are combined across the four lanes
+    that hold a row and stored once per row and N-tile. CTAs are ordered so
+    that groups of 8 row tiles sweep the N tiles together (L2 reuse).
+    Arguments, in order: the A tensor map, one per weight (device pointers
+    to 128-byte CUtensorMap objects; boxes 64 (k) x rows), the row count M
+    as i32, one pointer per epilogue input, one pointer per result. Each op
+    gets `coda.launch`: threads, rows per block (grid.x = ceil(M / rows)),
+    grid.y, dynamic shared memory, and the tensor maps' box rows.
 
     A reduction kernel gives one thread per row: it sums the row's
     ceil(N / 128) partials into the sum or rstd. Arguments: M as i32, the
     partials, the result. Grid: ceil(M / 128), block: 128 threads.
 
-    The generator takes GEMMs with `a_layout = "mk"`, `b_layout = "nk"`, one
-    bf16 or f16 weight, epilogues of elementwise ops on tiles, per-row
-    columns and per-column vectors, partial sums and sums of squares, and
-    `[M, N]` results; reductions of kind "sum" and "rstd" over such
-    partials. Any other op is reported with the reason.
+    The generator takes GEMMs with `a_layout = "mk"`, `b_layout = "nk"`,
+    bf16 or f16 weights, and epilogues of elementwise ops, slices, concats
+    whose pieces meet on 128-column boundaries, RoPE with whole heads in a
+    tile, per-row columns, per-column vectors and tiles, partial sums and
+    sums of squares, and `[M, W]` results of one width; reductions of kind
+    "sum" and "rstd" over such partials. Anything else is reported on the
+    op at fault with the reason.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -81,7 +90,8 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
   ];
   let options = [
     Option<"stages", "stages", "unsigned", /*default=*/"4",
-           "Shared-memory ring slots of the mainloop (2 to 6)">,
+           "Shared-memory ring slots of the mainloop (at least 2; 48 KiB "
+           "each, within the 227 KiB of a CTA)">,
   ];
 }
 

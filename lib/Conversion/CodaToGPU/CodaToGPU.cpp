@@ -29,6 +29,38 @@ using namespace mlir::coda;
 /// The `gpu.module` that holds every generated kernel.
 static constexpr llvm::StringLiteral kKernelModuleName = "coda_kernels";
 
+/// How the kernel of `op` is launched, for the launch plan: threads per
+/// block, rows per block (grid.x = ceil(M / rows_per_block)), grid.y, the
+/// dynamic shared memory, and for a GEMM the row extent of each tensor
+/// map's box (A first, then each weight; boxes are 64 elements wide).
+static DictionaryAttr
+getLaunchAttr(OpBuilder &builder,
+              Operation *op,
+              const llvm::DenseMap<Operation *, GemmKernelPlan> &plans) {
+  SmallVector<NamedAttribute> fields;
+  auto add = [&](StringRef name, int64_t value) {
+    fields.push_back(builder.getNamedAttr(name, builder.getI64IntegerAttr(value)));
+  };
+  auto it = plans.find(op);
+  if (it == plans.end()) {
+    add("block", 128);
+    add("grid_y", 1);
+    add("rows_per_block", 128);
+    add("shared_bytes", 0);
+    return builder.getDictionaryAttr(fields);
+  }
+  const GemmKernelPlan &plan = it->second;
+  add("block", plan.threads());
+  add("grid_y", plan.nTiles());
+  add("rows_per_block", plan.tileM());
+  add("shared_bytes", plan.sharedBytes());
+  SmallVector<int64_t> boxRows = {plan.tileM()};
+  boxRows.append(cast<GemmOp>(op).getB().size(), kTileN);
+  fields.push_back(builder.getNamedAttr(
+      "tensor_map_rows", builder.getDenseI64ArrayAttr(boxRows)));
+  return builder.getDictionaryAttr(fields);
+}
+
 namespace {
 struct ConvertCodaToGPUPass
     : public coda::impl::ConvertCodaToGPUPassBase<ConvertCodaToGPUPass> {
@@ -37,11 +69,11 @@ struct ConvertCodaToGPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    if (stages < 2 || stages > 6) {
+    if (stages < 2) {
       module.emitError("stages = ")
           << stages.getValue()
-          << " is outside [2, 6]: the ring of 32 KiB slots must "
-             "fit the 227 KiB of shared memory";
+          << ": the mainloop's ring needs at least 2 slots to overlap "
+             "loads with wgmma";
       return signalPassFailure();
     }
 
@@ -49,12 +81,16 @@ struct ConvertCodaToGPUPass
     // that finish their partials (with the number of partials per row).
     SmallVector<std::pair<func::FuncOp, SmallVector<Operation *>>> work;
     llvm::DenseMap<Operation *, int64_t> partialCounts;
+    llvm::DenseMap<Operation *, GemmKernelPlan> plans;
     bool supported = true;
     for (auto func : module.getOps<func::FuncOp>()) {
       SmallVector<Operation *> kernelOps;
       func.walk([&](Operation *op) {
         if (auto gemm = dyn_cast<GemmOp>(op)) {
-          supported &= succeeded(checkGemmKernelSupport(gemm));
+          FailureOr<GemmKernelPlan> plan = planGemmKernel(gemm, stages);
+          supported &= succeeded(plan);
+          if (succeeded(plan))
+            plans[op] = std::move(*plan);
           kernelOps.push_back(op);
         } else if (auto reduce = dyn_cast<ReducePartialsOp>(op)) {
           FailureOr<int64_t> count = checkReduceKernelSupport(reduce);
@@ -99,7 +135,7 @@ struct ConvertCodaToGPUPass
         std::string kernelName = func.getSymName().str();
         if (auto gemm = dyn_cast<GemmOp>(op)) {
           kernelName += "_gemm" + std::to_string(gemms++);
-          emitGemmKernel(builder, gemm, kernelName, stages);
+          emitGemmKernel(builder, gemm, kernelName, plans[op]);
         } else {
           kernelName += "_reduce" + std::to_string(reductions++);
           emitReduceKernel(builder, cast<ReducePartialsOp>(op), kernelName,
@@ -109,6 +145,7 @@ struct ConvertCodaToGPUPass
                     SymbolRefAttr::get(
                         builder.getStringAttr(kKernelModuleName),
                         {FlatSymbolRefAttr::get(context, kernelName)}));
+        op->setAttr("coda.launch", getLaunchAttr(builder, op, plans));
       }
     }
   }

@@ -6,6 +6,8 @@
 
 #include "coda/Target/PTX/PTX.h"
 
+#include "coda/Target/PTX/LaunchPlan.h"
+
 #include "coda/Conversion/Passes.h"
 #include "coda/Dialect/Coda/IR/CodaDialect.h"
 #include "coda/InitAll.h"
@@ -19,6 +21,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -37,7 +40,19 @@ static void defaultCudaRoot() {
     ::setenv("CUDA_ROOT", "/usr/local/cuda", /*overwrite=*/0);
 }
 
-LogicalResult mlir::coda::translateToPTX(ModuleOp module, raw_ostream &os) {
+/// Writes the launch plan of `module` to `path`.
+static LogicalResult writeLaunchPlanFile(ModuleOp module, StringRef path) {
+  std::error_code error;
+  llvm::raw_fd_ostream file(path, error);
+  if (error)
+    return mlir::emitError(module.getLoc(), "cannot write the launch plan '")
+           << path << "': " << error.message();
+  writeLaunchPlan(module, file);
+  return success();
+}
+
+LogicalResult mlir::coda::translateToPTX(ModuleOp module, raw_ostream &os,
+                                         StringRef planPath) {
   MLIRContext *context = module.getContext();
   defaultCudaRoot();
 
@@ -59,6 +74,8 @@ LogicalResult mlir::coda::translateToPTX(ModuleOp module, raw_ostream &os) {
   if (kernels->getBody()->empty())
     return mlir::emitError(module.getLoc(),
                            "no coda.gemm to generate a kernel for");
+  if (!planPath.empty() && failed(writeLaunchPlanFile(module, planPath)))
+    return failure();
 
   PassManager lower(context);
   gpu::GPUToNVVMPipelineOptions options;
@@ -77,7 +94,8 @@ LogicalResult mlir::coda::translateToPTX(ModuleOp module, raw_ostream &os) {
   return success();
 }
 
-LogicalResult mlir::coda::translateToCubin(ModuleOp module, raw_ostream &os) {
+LogicalResult mlir::coda::translateToCubin(ModuleOp module, raw_ostream &os,
+                                           StringRef planPath) {
   defaultCudaRoot();
   const char *cudaRoot = std::getenv("CUDA_ROOT");
   llvm::SmallString<128> ptxas(cudaRoot ? cudaRoot : "");
@@ -88,7 +106,7 @@ LogicalResult mlir::coda::translateToCubin(ModuleOp module, raw_ostream &os) {
 
   std::string ptx;
   llvm::raw_string_ostream ptxStream(ptx);
-  if (failed(translateToPTX(module, ptxStream)))
+  if (failed(translateToPTX(module, ptxStream, planPath)))
     return failure();
 
   llvm::SmallString<128> ptxPath, cubinPath, logPath;
@@ -126,19 +144,44 @@ LogicalResult mlir::coda::translateToCubin(ModuleOp module, raw_ostream &os) {
   return success();
 }
 
+/// The launch plan's path: `--coda-launch-plan`, or beside the `-o` file
+/// with its extension replaced by `.plan.json`; none when the output is not
+/// a regular file (stdout, /dev/null).
+static std::string getLaunchPlanPath(const llvm::cl::opt<std::string> &option) {
+  if (!option.empty())
+    return option;
+  auto &registered = llvm::cl::getRegisteredOptions();
+  auto it = registered.find("o");
+  if (it == registered.end())
+    return "";
+  auto *output = static_cast<llvm::cl::opt<std::string> *>(it->second);
+  if (!llvm::sys::fs::is_regular_file(output->getValue()))
+    return "";
+  llvm::SmallString<128> path(output->getValue());
+  llvm::sys::path::replace_extension(path, "plan.json");
+  return std::string(path);
+}
+
 void mlir::coda::registerPTXTranslation() {
+  static llvm::cl::opt<std::string> launchPlan(
+      "coda-launch-plan",
+      llvm::cl::desc("Where --coda-to-ptx and --coda-to-cubin write the "
+                     "launch plan (JSON); default: beside the -o file, as "
+                     "<name>.plan.json"),
+      llvm::cl::value_desc("path"));
   auto dialects = [](DialectRegistry &registry) {
     mlir::registerAllDialects(registry);
     mlir::registerAllExtensions(registry);
     mlir::registerAllToLLVMIRTranslations(registry);
     coda::registerAllDialects(registry);
   };
-  auto onModule = [](LogicalResult (*translate)(ModuleOp, raw_ostream &)) {
+  using Translate = LogicalResult (*)(ModuleOp, raw_ostream &, StringRef);
+  auto onModule = [](Translate translate) {
     return [translate](Operation *op, raw_ostream &os) -> LogicalResult {
       auto module = dyn_cast<ModuleOp>(op);
       if (!module)
         return op->emitError("expected a builtin.module at the top level");
-      return translate(module, os);
+      return translate(module, os, getLaunchPlanPath(launchPlan));
     };
   };
   TranslateFromMLIRRegistration ptx(

@@ -1,30 +1,43 @@
 // RUN: coda-opt %s --split-input-file --convert-coda-to-gpu | FileCheck %s
 // RUN: coda-opt %s --split-input-file --convert-coda-to-gpu="stages=2" | FileCheck %s --check-prefix=TWO
 
-// A GEMM with a bias, SiLU and a residual tile becomes one kernel: tensor
-// maps and pointers in, a TMA + mbarrier ring, wgmma on two m64 slabs, and
-// the epilogue per register with predicated loads and stores.
+// A GEMM with a bias, SiLU and a residual tile becomes one kernel of three
+// warpgroups: tensor maps and pointers in; a producer warpgroup that gives
+// up registers and streams TMA boxes through a ring guarded by "full" and
+// "empty" mbarriers; two consumer warpgroups that take registers, run
+// wgmma on two m64 slabs each and release slots; the epilogue per register
+// with loads and predicated stores.
 // CHECK-LABEL: func.func @fused
-//       CHECK:   coda.gemm {{.*}}{coda.kernel = @coda_kernels::@fused_gemm0}
+//       CHECK:   coda.gemm {{.*}}{coda.kernel = @coda_kernels::@fused_gemm0, coda.launch = {block = 384 : i64, grid_y = 3 : i64, rows_per_block = 256 : i64, shared_bytes = 197632 : i64, tensor_map_rows = array<i64: 256, 128>}}
 //       CHECK: gpu.module @coda_kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">]
 //       CHECK:   memref.global "public" @coda_smem : memref<0xi8, #gpu.address_space<workgroup>> {alignment = 1024 : i64}
-//       CHECK:   gpu.func @fused_gemm0(%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
-//       CHECK:     nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
-//       CHECK:     nvgpu.mbarrier.arrive.expect_tx
-//       CHECK:     nvgpu.tma.async.load
-//       CHECK:     scf.for
-//       CHECK:       nvgpu.mbarrier.try_wait.parity
-//       CHECK:       nvvm.wgmma.fence.aligned
-//   CHECK-COUNT-8:   nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
-//       CHECK:       nvvm.wgmma.commit.group.sync.aligned
-//       CHECK:       nvvm.wgmma.wait.group.sync.aligned 1
-//       CHECK:     nvvm.wgmma.wait.group.sync.aligned 0
-//       CHECK:     llvm.extractvalue
-//       CHECK:     scf.if
+//       CHECK:   gpu.func @fused_gemm0(%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) kernel attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32}
+//       CHECK:     gpu.grid_dim x
+//       CHECK:     %[[FULL:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+//       CHECK:     %[[EMPTY:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+//       CHECK:     nvgpu.mbarrier.init %[[FULL]][%{{.+}}], %c1
+//       CHECK:     nvgpu.mbarrier.init %[[EMPTY]][%{{.+}}], %c8
+//       CHECK:     nvvm.setmaxregister decrease 40
+//       CHECK:       scf.for
+//       CHECK:         nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
+//       CHECK:         nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.+}}], %c49152
+//       CHECK:         nvgpu.tma.async.load {{.*}} : <tensor = memref<256x64xbf16, 3>
+//       CHECK:         nvgpu.tma.async.load {{.*}} : <tensor = memref<128x64xbf16, 3>
+//       CHECK:     nvvm.setmaxregister increase 232
+//       CHECK:       scf.for
+//       CHECK:         nvgpu.mbarrier.try_wait.parity %[[FULL]]
+//       CHECK:         nvvm.wgmma.fence.aligned
+//   CHECK-COUNT-8:     nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+//       CHECK:         nvvm.wgmma.commit.group.sync.aligned
+//       CHECK:         nvvm.wgmma.wait.group.sync.aligned 1
+//       CHECK:         nvgpu.mbarrier.arrive %[[EMPTY]]
+//       CHECK:       nvvm.wgmma.wait.group.sync.aligned 0
+//       CHECK:       llvm.extractvalue
 //       CHECK:       llvm.load
 //       CHECK:       math.exp
-//       CHECK:       arith.truncf {{.*}} : f32 to bf16
-//       CHECK:       llvm.store
+//       CHECK:       scf.if
+//       CHECK:         arith.truncf {{.*}} : f32 to bf16
+//       CHECK:         llvm.store
 // TWO: num_barriers = 2
 func.func @fused(%x: tensor<?x256xbf16>, %w: tensor<384x256xbf16>, %b: tensor<384xbf16>, %r: tensor<?x384xbf16>) -> tensor<?x384xbf16> {
   %y = coda.gemm %x, [%w] inputs(%b, %r) : (tensor<?x256xbf16>, tensor<384x256xbf16>, tensor<384xbf16>, tensor<?x384xbf16>) -> tensor<?x384xbf16> {
@@ -98,4 +111,61 @@ func.func @finish(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<?x
   }
   %r = coda.reduce_partials %p {kind = "rstd", count = 256 : i64, epsilon = 1.0e-05 : f32} : (tensor<?x?xf32>) -> tensor<?x1xf32>
   return %r : tensor<?x1xf32>
+}
+
+// -----
+
+// SwiGLU over gate and up weights: the gate and up rows of a tile come in
+// as two B boxes, each consumer owns one m64 slab (2 x 64 registers), and
+// gate column j and up column j sit in the same register of the two
+// accumulators.
+// CHECK-LABEL: func.func @swiglu
+//       CHECK:   coda.launch = {block = 384 : i64, grid_y = 2 : i64, rows_per_block = 128 : i64, shared_bytes = 197632 : i64, tensor_map_rows = array<i64: 128, 128, 128>}
+//       CHECK:   gpu.func @swiglu_gemm0(%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr)
+//       CHECK:     nvgpu.mbarrier.arrive.expect_tx {{.*}}, %c49152
+//   CHECK-COUNT-3:   nvgpu.tma.async.load
+//       CHECK:     scf.for
+//   CHECK-COUNT-8:   nvvm.wgmma.mma_async
+//   CHECK-NOT:       nvvm.wgmma.mma_async
+//       CHECK:       nvvm.wgmma.commit.group.sync.aligned
+func.func @swiglu(%h: tensor<?x64xbf16>, %wg: tensor<256x64xbf16>, %wu: tensor<256x64xbf16>, %r: tensor<?x1xf32>) -> tensor<?x256xbf16> {
+  %y = coda.gemm %h, [%wg, %wu] inputs(%r) : (tensor<?x64xbf16>, tensor<256x64xbf16>, tensor<256x64xbf16>, tensor<?x1xf32>) -> tensor<?x256xbf16> {
+  ^bb0(%acc: tensor<?x512xf32>, %rstd: tensor<?x1xf32>):
+    %s = coda.mul %acc, %rstd : (tensor<?x512xf32>, tensor<?x1xf32>) -> tensor<?x512xf32>
+    %g = coda.slice %s {offset = 0 : i64, size = 256 : i64} : (tensor<?x512xf32>) -> tensor<?x256xf32>
+    %u = coda.slice %s {offset = 256 : i64, size = 256 : i64} : (tensor<?x512xf32>) -> tensor<?x256xf32>
+    %o = coda.swiglu %g, %u : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    coda.yield %o : tensor<?x256xf32>
+  }
+  return %y : tensor<?x256xbf16>
+}
+
+// -----
+
+// RoPE on the first 256 columns, the rest passed through: the concat's
+// pieces are two column ranges with an epilogue each, chosen by the tile's
+// first column; the rotation reads the partner register 32 columns away
+// and the angle tables at the thread's columns.
+// CHECK-LABEL: func.func @rope
+//       CHECK:   gpu.func @rope_gemm0
+//       CHECK:     nvvm.wgmma.wait.group.sync.aligned 0
+//       CHECK:     arith.cmpi uge, %{{.+}}, %c0
+//       CHECK:     scf.if
+//       CHECK:       llvm.load {{.*}} : !llvm.ptr -> vector<2xf32>
+//       CHECK:       arith.subf
+//       CHECK:       arith.addf
+//       CHECK:     arith.cmpi uge, %{{.+}}, %c256
+//       CHECK:     scf.if
+//   CHECK-NOT:       arith.subf
+//       CHECK:       llvm.store
+func.func @rope(%x: tensor<?x64xbf16>, %w: tensor<384x64xbf16>, %c: tensor<?x32xf32>, %s: tensor<?x32xf32>) -> tensor<?x384xbf16> {
+  %y = coda.gemm %x, [%w] inputs(%c, %s) : (tensor<?x64xbf16>, tensor<384x64xbf16>, tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x384xbf16> {
+  ^bb0(%acc: tensor<?x384xf32>, %cos: tensor<?x32xf32>, %sin: tensor<?x32xf32>):
+    %q = coda.slice %acc {offset = 0 : i64, size = 256 : i64} : (tensor<?x384xf32>) -> tensor<?x256xf32>
+    %v = coda.slice %acc {offset = 256 : i64, size = 128 : i64} : (tensor<?x384xf32>) -> tensor<?x128xf32>
+    %r = coda.rope %q, %cos, %sin {head_dim = 64 : i64} : (tensor<?x256xf32>, tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x256xf32>
+    %o = coda.concat %r, %v : (tensor<?x256xf32>, tensor<?x128xf32>) -> tensor<?x384xf32>
+    coda.yield %o : tensor<?x384xf32>
+  }
+  return %y : tensor<?x384xbf16>
 }

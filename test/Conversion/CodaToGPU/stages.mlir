@@ -1,6 +1,6 @@
-// RUN: coda-opt %s --convert-coda-to-gpu="stages=7" --verify-diagnostics
+// RUN: coda-opt %s --split-input-file --convert-coda-to-gpu="stages=1" --verify-diagnostics
 
-// The ring of 32 KiB slots must fit the shared memory of one CTA.
-// expected-error @below {{stages = 7 is outside [2, 6]: the ring of 32 KiB slots must fit the 227 KiB of shared memory}}
+// A ring of one slot cannot overlap loads with wgmma.
+// expected-error @below {{stages = 1: the mainloop's ring needs at least 2 slots to overlap loads with wgmma}}
 module {
 }

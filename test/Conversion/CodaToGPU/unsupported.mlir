@@ -1,17 +1,5 @@
 // RUN: coda-opt %s --split-input-file --convert-coda-to-gpu --verify-diagnostics
 
-// Two weights in one mainloop (gate/up) are not generated yet.
-func.func @two_weights(%h: tensor<?x64xbf16>, %wg: tensor<16x64xbf16>, %wu: tensor<16x64xbf16>) -> tensor<?x32xbf16> {
-  // expected-error @+1 {{the kernel generator takes one weight so far; this GEMM has 2}}
-  %y = coda.gemm %h, [%wg, %wu] : (tensor<?x64xbf16>, tensor<16x64xbf16>, tensor<16x64xbf16>) -> tensor<?x32xbf16> {
-  ^bb0(%acc: tensor<?x32xf32>):
-    coda.yield %acc : tensor<?x32xf32>
-  }
-  return %y : tensor<?x32xbf16>
-}
-
-// -----
-
 // The backward layouts come with the dgrad and wgrad variants.
 func.func @kn(%a: tensor<?x64xbf16>, %b: tensor<64x32xbf16>) -> tensor<?x32xbf16> {
   // expected-error @+1 {{the kernel generator takes a_layout = "mk" and b_layout = "nk" so far; this GEMM has "mk" and "kn"}}
@@ -38,7 +26,7 @@ func.func @f32_operands(%a: tensor<?x64xf32>, %w: tensor<32x64xf32>) -> tensor<?
 
 // Results are [M, N] tiles: a per-column vector is not stored.
 func.func @vector_result(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %b: tensor<32xbf16>) -> tensor<32xf32> {
-  // expected-error @+1 {{result #0 of type 'tensor<32xf32>' is not an [M, 32] tile or the partials of a row reduction}}
+  // expected-error @+1 {{result #0 of type 'tensor<32xf32>' is not an [M, 32] tile or the partials of a row reduction; one kernel covers one column range}}
   %y = coda.gemm %a, [%w] inputs(%b) : (tensor<?x64xbf16>, tensor<32x64xbf16>, tensor<32xbf16>) -> tensor<32xf32> {
   ^bb0(%acc: tensor<?x32xf32>, %bias: tensor<32xf32>):
     coda.yield %bias : tensor<32xf32>
@@ -57,19 +45,6 @@ func.func @partials(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>) -> tensor<?x?
     coda.yield %p : tensor<?x?xf32>
   }
   return %y : tensor<?x?xf32>
-}
-
-// -----
-
-// Pairwise ops (RoPE, SwiGLU on column ranges) are reported on the op.
-func.func @rope(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %c: tensor<?x4xf32>, %s: tensor<?x4xf32>) -> tensor<?x32xbf16> {
-  %y = coda.gemm %a, [%w] inputs(%c, %s) : (tensor<?x64xbf16>, tensor<32x64xbf16>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x32xbf16> {
-  ^bb0(%acc: tensor<?x32xf32>, %cos: tensor<?x4xf32>, %sin: tensor<?x4xf32>):
-    // expected-error @+1 {{'coda.rope' in an epilogue is not supported by the kernel generator yet}}
-    %r = coda.rope %acc, %cos, %sin {head_dim = 8 : i64} : (tensor<?x32xf32>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x32xf32>
-    coda.yield %r : tensor<?x32xf32>
-  }
-  return %y : tensor<?x32xbf16>
 }
 
 // -----
@@ -100,4 +75,143 @@ func.func @finish_argument(%p: tensor<?x?xf32>) -> tensor<?x1xf32> {
   // expected-error @+1 {{the kernel generator finishes partials stored by a GEMM's epilogue; these come from elsewhere}}
   %r = coda.reduce_partials %p {kind = "sum"} : (tensor<?x?xf32>) -> tensor<?x1xf32>
   return %r : tensor<?x1xf32>
+}
+
+// -----
+
+// RoPE heads must lie inside the 128-column tile.
+func.func @rope_wide_head(%a: tensor<?x64xbf16>, %w: tensor<256x64xbf16>, %c: tensor<?x128xf32>, %s: tensor<?x128xf32>) -> tensor<?x256xbf16> {
+  %y = coda.gemm %a, [%w] inputs(%c, %s) : (tensor<?x64xbf16>, tensor<256x64xbf16>, tensor<?x128xf32>, tensor<?x128xf32>) -> tensor<?x256xbf16> {
+  ^bb0(%acc: tensor<?x256xf32>, %cos: tensor<?x128xf32>, %sin: tensor<?x128xf32>):
+    // expected-error @+1 {{head_dim = 256 does not divide the 128-column tile, so a head's pairs would span two CTAs}}
+    %r = coda.rope %acc, %cos, %sin {head_dim = 256 : i64} : (tensor<?x256xf32>, tensor<?x128xf32>, tensor<?x128xf32>) -> tensor<?x256xf32>
+    coda.yield %r : tensor<?x256xf32>
+  }
+  return %y : tensor<?x256xbf16>
+}
+
+// -----
+
+// "half" partners must be a multiple of 8 columns apart to share a thread.
+func.func @rope_small_head(%a: tensor<?x64xbf16>, %w: tensor<128x64xbf16>, %c: tensor<?x4xf32>, %s: tensor<?x4xf32>) -> tensor<?x128xbf16> {
+  %y = coda.gemm %a, [%w] inputs(%c, %s) : (tensor<?x64xbf16>, tensor<128x64xbf16>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x128xbf16> {
+  ^bb0(%acc: tensor<?x128xf32>, %cos: tensor<?x4xf32>, %sin: tensor<?x4xf32>):
+    // expected-error @+1 {{with head_dim = 8, the "half" partners at head_dim / 2 = 4 columns are not held by the same thread; the generator needs head_dim / 2 to be a multiple of 8}}
+    %r = coda.rope %acc, %cos, %sin {head_dim = 8 : i64} : (tensor<?x128xf32>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x128xf32>
+    coda.yield %r : tensor<?x128xf32>
+  }
+  return %y : tensor<?x128xbf16>
+}
+
+// -----
+
+// The rotated columns must start on a head boundary of the tile.
+func.func @rope_offset(%a: tensor<?x64xbf16>, %w: tensor<160x64xbf16>, %c: tensor<?x16xf32>, %s: tensor<?x16xf32>) -> tensor<?x128xbf16> {
+  %y = coda.gemm %a, [%w] inputs(%c, %s) : (tensor<?x64xbf16>, tensor<160x64xbf16>, tensor<?x16xf32>, tensor<?x16xf32>) -> tensor<?x128xbf16> {
+  ^bb0(%acc: tensor<?x160xf32>, %cos: tensor<?x16xf32>, %sin: tensor<?x16xf32>):
+    // expected-error @+1 {{the rotated columns start at column 16 of the tile's columns, not on a head boundary (head_dim = 32)}}
+    %r = coda.rope %acc, %cos, %sin {head_dim = 32 : i64} : (tensor<?x160xf32>, tensor<?x16xf32>, tensor<?x16xf32>) -> tensor<?x160xf32>
+    %x = coda.slice %r {offset = 16 : i64, size = 128 : i64} : (tensor<?x160xf32>) -> tensor<?x128xf32>
+    coda.yield %x : tensor<?x128xf32>
+  }
+  return %y : tensor<?x128xbf16>
+}
+
+// -----
+
+// The angles are read from memory, not computed in the epilogue.
+func.func @rope_computed_angles(%a: tensor<?x64xbf16>, %w: tensor<128x64xbf16>, %c: tensor<?x16xf32>, %s: tensor<?x16xf32>) -> tensor<?x128xbf16> {
+  %y = coda.gemm %a, [%w] inputs(%c, %s) : (tensor<?x64xbf16>, tensor<128x64xbf16>, tensor<?x16xf32>, tensor<?x16xf32>) -> tensor<?x128xbf16> {
+  ^bb0(%acc: tensor<?x128xf32>, %cos: tensor<?x16xf32>, %sin: tensor<?x16xf32>):
+    %c2 = coda.scale %cos {factor = 2.0 : f32} : (tensor<?x16xf32>) -> tensor<?x16xf32>
+    // expected-error @+1 {{the cosines and sines of a coda.rope in an epilogue must be epilogue inputs}}
+    %r = coda.rope %acc, %c2, %sin {head_dim = 32 : i64} : (tensor<?x128xf32>, tensor<?x16xf32>, tensor<?x16xf32>) -> tensor<?x128xf32>
+    coda.yield %r : tensor<?x128xf32>
+  }
+  return %y : tensor<?x128xbf16>
+}
+
+// -----
+
+// Concat pieces must meet on tile boundaries.
+func.func @concat_cut(%a: tensor<?x64xbf16>, %w: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
+  %y = coda.gemm %a, [%w] : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
+  ^bb0(%acc: tensor<?x128xf32>):
+    %lo = coda.slice %acc {offset = 0 : i64, size = 64 : i64} : (tensor<?x128xf32>) -> tensor<?x64xf32>
+    %hi = coda.slice %acc {offset = 64 : i64, size = 64 : i64} : (tensor<?x128xf32>) -> tensor<?x64xf32>
+    // expected-error @+1 {{the concat's pieces meet at output column 64, which is not a multiple of the 128-column tile}}
+    %c = coda.concat %hi, %lo : (tensor<?x64xf32>, tensor<?x64xf32>) -> tensor<?x128xf32>
+    coda.yield %c : tensor<?x128xf32>
+  }
+  return %y : tensor<?x128xbf16>
+}
+
+// -----
+
+// Three column shifts of the accumulator need three B boxes per tile.
+func.func @three_boxes(%a: tensor<?x64xbf16>, %w: tensor<384x64xbf16>) -> tensor<?x128xbf16> {
+  // expected-error @+1 {{the epilogue reads the accumulator at 3 column shifts of one tile; the generator loads at most 2 weight boxes per tile}}
+  %y = coda.gemm %a, [%w] : (tensor<?x64xbf16>, tensor<384x64xbf16>) -> tensor<?x128xbf16> {
+  ^bb0(%acc: tensor<?x384xf32>):
+    %x0 = coda.slice %acc {offset = 0 : i64, size = 128 : i64} : (tensor<?x384xf32>) -> tensor<?x128xf32>
+    %x1 = coda.slice %acc {offset = 128 : i64, size = 128 : i64} : (tensor<?x384xf32>) -> tensor<?x128xf32>
+    %x2 = coda.slice %acc {offset = 256 : i64, size = 128 : i64} : (tensor<?x384xf32>) -> tensor<?x128xf32>
+    %s = coda.add %x0, %x1 : (tensor<?x128xf32>, tensor<?x128xf32>) -> tensor<?x128xf32>
+    %t = coda.add %s, %x2 : (tensor<?x128xf32>, tensor<?x128xf32>) -> tensor<?x128xf32>
+    coda.yield %t : tensor<?x128xf32>
+  }
+  return %y : tensor<?x128xbf16>
+}
+
+// -----
+
+// Pairs of adjacent columns are read and written together.
+func.func @odd_slice(%a: tensor<?x64xbf16>, %w: tensor<136x64xbf16>) -> tensor<?x128xbf16> {
+  %y = coda.gemm %a, [%w] : (tensor<?x64xbf16>, tensor<136x64xbf16>) -> tensor<?x128xbf16> {
+  ^bb0(%acc: tensor<?x136xf32>):
+    // expected-error @+1 {{the generator reads and writes pairs of adjacent columns, so slices start and end on even columns; this one is [1, 129)}}
+    %x = coda.slice %acc {offset = 1 : i64, size = 128 : i64} : (tensor<?x136xf32>) -> tensor<?x128xf32>
+    coda.yield %x : tensor<?x128xf32>
+  }
+  return %y : tensor<?x128xbf16>
+}
+
+// -----
+
+// A tile's weight rows come from one weight.
+func.func @weights_meet_inside_tile(%a: tensor<?x64xbf16>, %w0: tensor<64x64xbf16>, %w1: tensor<64x64xbf16>) -> tensor<?x128xbf16> {
+  // expected-error @+1 {{the tile at output column 0 reads accumulator columns [0, 128), which span two weights; weights must meet on a 128-column boundary of the tiles}}
+  %y = coda.gemm %a, [%w0, %w1] : (tensor<?x64xbf16>, tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<?x128xbf16> {
+  ^bb0(%acc: tensor<?x128xf32>):
+    coda.yield %acc : tensor<?x128xf32>
+  }
+  return %y : tensor<?x128xbf16>
+}
+
+// -----
+
+// Partials reduce the output's columns, tile by tile.
+func.func @partial_width(%a: tensor<?x64xbf16>, %w: tensor<256x64xbf16>) -> (tensor<?x256xbf16>, tensor<?x?xf32>) {
+  %y:2 = coda.gemm %a, [%w] : (tensor<?x64xbf16>, tensor<256x64xbf16>) -> (tensor<?x256xbf16>, tensor<?x?xf32>) {
+  ^bb0(%acc: tensor<?x256xf32>):
+    %x = coda.slice %acc {offset = 0 : i64, size = 128 : i64} : (tensor<?x256xf32>) -> tensor<?x128xf32>
+    // expected-error @+1 {{the partials reduce 128 columns, but the kernel's tiles cover the 256 columns of its results}}
+    %p = coda.partial_reduce %x {kind = "sum"} : (tensor<?x128xf32>) -> tensor<?x?xf32>
+    coda.yield %acc, %p : tensor<?x256xf32>, tensor<?x?xf32>
+  }
+  return %y#0, %y#1 : tensor<?x256xbf16>, tensor<?x?xf32>
+}
+
+// -----
+
+// One kernel covers one column range: results of different widths are two
+// kernels.
+func.func @two_widths(%a: tensor<?x64xbf16>, %w: tensor<256x64xbf16>) -> (tensor<?x256xbf16>, tensor<?x128xbf16>) {
+  // expected-error @+1 {{result #1 of type 'tensor<?x128xbf16>' is not an [M, 256] tile or the partials of a row reduction; one kernel covers one column range}}
+  %y:2 = coda.gemm %a, [%w] : (tensor<?x64xbf16>, tensor<256x64xbf16>) -> (tensor<?x256xbf16>, tensor<?x128xbf16>) {
+  ^bb0(%acc: tensor<?x256xf32>):
+    %x = coda.slice %acc {offset = 0 : i64, size = 128 : i64} : (tensor<?x256xf32>) -> tensor<?x128xf32>
+    coda.yield %acc, %x : tensor<?x256xf32>, tensor<?x128xf32>
+  }
+  return %y#0, %y#1 : tensor<?x256xbf16>, tensor<?x128xbf16>
 }

@@ -1,7 +1,8 @@
 // REQUIRES: ptxas
 // The generated kernels are PTX for sm_90a that ptxas assembles without
-// spills: TMA loads, wgmma from shared-memory descriptors, the epilogue's
-// math, predicated stores.
+// spills: register reallocation between the producer and the consumers,
+// TMA loads, wgmma from shared-memory descriptors, the epilogue's math,
+// predicated stores.
 //
 // RUN: coda-translate --coda-to-ptx %s -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
@@ -10,19 +11,28 @@
 // CHECK: .target sm_90a
 // CHECK: .extern .shared .align 1024 .b8 coda_smem[];
 // CHECK-LABEL: .visible .entry fused_gemm0(
+// CHECK: .maxntid 384, 1, 1
+// CHECK: .minnctapersm 1
 // CHECK: mbarrier.init.shared
-// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// The consumers (laid out first by LLVM):
+// CHECK: setmaxnreg.inc.sync.aligned.u32 232
 // CHECK: mbarrier.try_wait.parity
 // CHECK: wgmma.fence.sync.aligned
 // CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // CHECK: wgmma.commit_group.sync.aligned
 // CHECK: wgmma.wait_group.sync.aligned 1
+// CHECK: mbarrier.arrive.shared.b64
 // CHECK: ex2.approx
 // CHECK: cvt.rn.bf16x2.f32
 // CHECK: st.global.b32
+// The producer:
+// CHECK: setmaxnreg.dec.sync.aligned.u32 40
+// CHECK: mbarrier.arrive.expect_tx.shared.b64
+// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // CHECK-LABEL: .visible .entry plain_gemm0(
 // CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 
+// PTXAS-NOT: C7508
 // PTXAS: Compiling entry function 'plain_gemm0' for 'sm_90a'
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS: Compiling entry function 'fused_gemm0' for 'sm_90a'

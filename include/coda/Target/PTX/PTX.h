@@ -16,14 +16,17 @@ namespace mlir::coda {
 /// sm_90a: runs coda-fuse-pipeline and convert-coda-to-gpu on it, lowers the
 /// kernels through NVVM and writes the PTX of every kernel module to `os`.
 /// math functions need libdevice: CUDA_ROOT names the toolkit
-/// (/usr/local/cuda when unset and present).
-LogicalResult translateToPTX(ModuleOp module, raw_ostream &os);
+/// (/usr/local/cuda when unset and present). With a non-empty `planPath`,
+/// the launch plan (LaunchPlan.h) is written there.
+LogicalResult translateToPTX(ModuleOp module, raw_ostream &os,
+                             StringRef planPath = "");
 
 /// Compiles `module` as `translateToPTX` does, assembles the PTX with
 /// `$CUDA_ROOT/bin/ptxas -arch=sm_90a` (CUDA_ROOT defaulting to
 /// /usr/local/cuda) and writes the cubin to `os`. A missing ptxas or a
 /// failing assembly is reported on the module.
-LogicalResult translateToCubin(ModuleOp module, raw_ostream &os);
+LogicalResult translateToCubin(ModuleOp module, raw_ostream &os,
+                               StringRef planPath = "");
 
 /// Registers the `coda-to-ptx` and `coda-to-cubin` translations of
 /// coda-translate.

@@ -1,0 +1,367 @@
+//===- EpilogueEmitter.cpp - a GEMM's epilogue on its accumulators --------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// A thread of a consumer warpgroup holds, per m64 slab, two rows (upper and
+// lower half) and in each 32 columns of every B box: register
+// r = 4·(s / 8) + 2·half + s % 8 holds tile column 2·(lane % 4) + s for the
+// thread's offsets s ∈ {8·j, 8·j + 1 | j < 16}. The epilogue is evaluated at
+// each (row, s): a value of the region at offset s and shift `delta` is
+// column n0 + 2·(lane % 4) + s + delta of that tensor. Slices add to the
+// shift, concats pick the piece of the plan's range, RoPE reads the partner
+// at s ± head_dim / 2 (or s ^ 1) of the same thread, and the accumulator is
+// the register of the box whose base is the shift.
+//
+// Inputs are read without branches at clamped addresses (the row clamped
+// to M - 1, the column pair to the tensor's last), so the loads of a row
+// can be in flight together; only stores are predicated.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EpilogueEmitter.h"
+
+#include "coda/Dialect/Coda/Utils/ScalarMath.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace mlir::coda;
+
+/// Static column offsets of a thread's registers within a box.
+constexpr int64_t kOffsetsPerRow = kTileN / 4;
+
+static int64_t getWidth(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  return type.getDimSize(type.getRank() - 1);
+}
+
+static bool isPerRow(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  return type.getRank() == 2 && type.getDimSize(1) == 1;
+}
+
+namespace {
+/// Emits the epilogue for one row of one range: values at (value, shift,
+/// offset), memoized, and the input loads they need.
+class RowEvaluator {
+public:
+  RowEvaluator(OpBuilder &b, Location loc, GemmOp gemm,
+               const EpilogueFrame &frame, const EpilogueRange &range,
+               int64_t slab, int64_t half, Value row)
+      : b(b), loc(loc), gemm(gemm), frame(frame), range(range), slab(slab),
+        half(half), row(row) {
+    Value last = arith::SubIOp::create(b, loc, frame.rows, index(1));
+    loadRow = arith::MinUIOp::create(b, loc, row, last);
+  }
+
+  /// The value of `value` at thread offset `s`, shift `delta`.
+  Value at(Value value, int64_t delta, int64_t s);
+
+private:
+  Value index(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+  /// Reads input `input` at the load row and column `column` (a pair of
+  /// adjacent elements when `pair`), widened to f32.
+  SmallVector<Value, 2> load(unsigned input, Value column, bool pair);
+  /// Input `input` at column n0 + 2·quad + `offset` (even), memoized.
+  std::pair<Value, Value> inputPair(unsigned input, int64_t offset);
+  Value rope(RoPEOp rope, int64_t delta, int64_t s);
+
+  OpBuilder &b;
+  Location loc;
+  GemmOp gemm;
+  const EpilogueFrame &frame;
+  const EpilogueRange &range;
+  int64_t slab, half;
+  Value row, loadRow;
+  llvm::DenseMap<std::tuple<Value, int64_t, int64_t>, Value> values;
+  /// How an input is read: a column pair at n0 + 2·quad + offset, the row's
+  /// one value, or a RoPE table at 2·quad + offset ("half") or quad +
+  /// offset (interleaved).
+  enum class Access { Pair, Row, HalfTable, InterleavedTable };
+  llvm::DenseMap<std::tuple<unsigned, Access, int64_t>, SmallVector<Value, 2>>
+      loads;
+};
+} // namespace
+
+SmallVector<Value, 2> RowEvaluator::load(unsigned input, Value column,
+                                         bool pair) {
+  Value operand = gemm.getInputs()[input];
+  auto type = cast<RankedTensorType>(operand.getType());
+  Type element = type.getElementType();
+  Value position = column;
+  if (type.getRank() == 2)
+    position = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, loadRow, index(getWidth(operand))),
+        column);
+  Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), position);
+  auto pointer = LLVM::LLVMPointerType::get(b.getContext());
+  Value address = LLVM::GEPOp::create(b, loc, pointer, element,
+                                      frame.inputs[input], ValueRange{offset});
+  auto widen = [&](Value value) -> Value {
+    return element.isF32() ? value
+                           : arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+  };
+  if (!pair)
+    return {widen(LLVM::LoadOp::create(b, loc, element, address))};
+  auto pairType = VectorType::get({2}, element);
+  unsigned alignment = 2 * element.getIntOrFloatBitWidth() / 8;
+  Value both = LLVM::LoadOp::create(b, loc, pairType, address, alignment);
+  SmallVector<Value, 2> result;
+  for (int32_t e = 0; e < 2; ++e)
+    result.push_back(widen(LLVM::ExtractElementOp::create(
+        b, loc, both, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(e)))));
+  return result;
+}
+
+std::pair<Value, Value> RowEvaluator::inputPair(unsigned input,
+                                                int64_t offset) {
+  auto key = std::make_tuple(input, Access::Pair, offset);
+  auto it = loads.find(key);
+  if (it == loads.end()) {
+    // Column n0 + 2·quad + offset, clamped to the last pair of the tensor.
+    int64_t width = getWidth(gemm.getInputs()[input]);
+    Value column = arith::AddIOp::create(
+        b, loc,
+        arith::AddIOp::create(
+            b, loc, frame.n0,
+            arith::MulIOp::create(b, loc, frame.quad, index(2))),
+        index(offset));
+    column = arith::MinUIOp::create(b, loc, column, index(width - 2));
+    it = loads.try_emplace(key, load(input, column, /*pair=*/true)).first;
+  }
+  return {it->second[0], it->second[1]};
+}
+
+Value RowEvaluator::rope(RoPEOp rope, int64_t delta, int64_t s) {
+  int64_t headDim = rope.getHeadDim();
+  int64_t position = s % headDim;
+  bool halfStyle = rope.getStyle() == "half";
+  bool first = halfStyle ? position < headDim / 2 : s % 2 == 0;
+  int64_t partner =
+      halfStyle ? (first ? s + headDim / 2 : s - headDim / 2) : s ^ 1;
+  Value x = at(rope.getX(), delta, s);
+  Value other = at(rope.getX(), delta, partner);
+
+  // The pair's angle: column 2·quad + position % (head_dim / 2) of the
+  // tables in the "half" style, quad + position / 2 when interleaved.
+  auto table = [&](Value operand) -> Value {
+    unsigned input = cast<BlockArgument>(operand).getArgNumber() - 1;
+    int64_t angle = halfStyle ? position % (headDim / 2) : position / 2;
+    int64_t start = halfStyle ? angle - angle % 2 : angle;
+    auto key = std::make_tuple(
+        input, halfStyle ? Access::HalfTable : Access::InterleavedTable, start);
+    auto it = loads.find(key);
+    if (it == loads.end()) {
+      Value lanes = halfStyle
+                        ? arith::MulIOp::create(b, loc, frame.quad, index(2))
+                        : frame.quad;
+      Value column = arith::AddIOp::create(b, loc, lanes, index(start));
+      it = loads.try_emplace(key, load(input, column, halfStyle)).first;
+    }
+    return halfStyle ? it->second[angle % 2] : it->second[0];
+  };
+  Value cos = table(rope.getCos());
+  Value sin = table(rope.getSin());
+  Value rotated = arith::MulFOp::create(b, loc, other, sin);
+  Value scaled = arith::MulFOp::create(b, loc, x, cos);
+  return first ? arith::SubFOp::create(b, loc, scaled, rotated).getResult()
+               : arith::AddFOp::create(b, loc, scaled, rotated).getResult();
+}
+
+Value RowEvaluator::at(Value value, int64_t delta, int64_t s) {
+  if (isPerRow(value))
+    delta = s = 0;
+  auto key = std::make_tuple(value, delta, s);
+  if (auto it = values.find(key); it != values.end())
+    return it->second;
+
+  Value result;
+  if (value == gemm.getAccumulator()) {
+    int64_t box = llvm::find(range.bases, delta) - range.bases.begin();
+    int64_t reg = 4 * (s / 8) + 2 * half + s % 8;
+    result = LLVM::ExtractValueOp::create(
+        b, loc, frame.accumulators[slab][box], ArrayRef<int64_t>{reg});
+  } else if (auto arg = dyn_cast<BlockArgument>(value)) {
+    unsigned input = arg.getArgNumber() - 1;
+    if (isPerRow(value)) {
+      auto key = std::make_tuple(input, Access::Row, int64_t(0));
+      auto it = loads.find(key);
+      if (it == loads.end())
+        it = loads.try_emplace(key, load(input, index(0), false)).first;
+      result = it->second[0];
+    } else {
+      auto [first, second] = inputPair(input, s - s % 2 + delta);
+      result = s % 2 == 0 ? first : second;
+    }
+  } else if (auto slice = value.getDefiningOp<SliceOp>()) {
+    result = at(slice.getX(), delta + slice.getOffset(), s);
+  } else if (auto concat = value.getDefiningOp<ConcatOp>()) {
+    int64_t start = 0;
+    for (Value piece : concat.getInputs()) {
+      int64_t end = start + getWidth(piece);
+      if (range.start + delta < end) {
+        result = at(piece, delta - start, s);
+        break;
+      }
+      start = end;
+    }
+  } else if (auto ropeOp = value.getDefiningOp<RoPEOp>()) {
+    result = rope(ropeOp, delta, s);
+  } else {
+    Operation *op = value.getDefiningOp();
+    SmallVector<Value> args;
+    for (Value operand : op->getOperands())
+      args.push_back(at(operand, delta, s));
+    result = buildElementwiseScalar(b, loc, op, args);
+  }
+  values[key] = result;
+  return result;
+}
+
+/// Emits the epilogue of the output columns of `range`.
+static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
+                      const GemmKernelPlan &plan, const EpilogueFrame &frame,
+                      const EpilogueRange &range) {
+  auto index = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  };
+  auto pointer = LLVM::LLVMPointerType::get(b.getContext());
+  auto address = [&](Type element, Value base, Value position) -> Value {
+    Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), position);
+    return LLVM::GEPOp::create(b, loc, pointer, element, base,
+                               ValueRange{offset});
+  };
+  auto yield = cast<YieldOp>(gemm.getBody().getTerminator());
+  Type f32 = b.getF32Type();
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  Value columnBase = arith::AddIOp::create(
+      b, loc, frame.n0, arith::MulIOp::create(b, loc, frame.quad, index(2)));
+  Value tile = arith::DivUIOp::create(b, loc, frame.n0, index(kTileN));
+
+  for (int64_t slab = 0; slab < plan.slabs; ++slab)
+    for (int64_t half = 0; half < 2; ++half) {
+      Value row = arith::AddIOp::create(b, loc, frame.rowBase,
+                                        index(64 * slab + 8 * half));
+      Value rowInside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                              row, frame.rows);
+      RowEvaluator evaluator(b, loc, gemm, frame, range, slab, half, row);
+
+      // Tile results: one 4-byte store per pair of adjacent columns.
+      for (int64_t j = 0; j < kOffsetsPerRow / 2; ++j) {
+        int64_t s = 8 * j;
+        Value column = arith::AddIOp::create(b, loc, columnBase, index(s));
+        SmallVector<std::pair<Value, Value>> pairs;
+        for (Value value : yield.getValues())
+          if (!value.getDefiningOp<PartialReduceOp>())
+            pairs.push_back({evaluator.at(value, 0, s),
+                             evaluator.at(value, 0, s + 1)});
+        if (pairs.empty())
+          continue;
+        Value inside = arith::AndIOp::create(
+            b, loc, rowInside,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, column,
+                                  index(plan.width)));
+        scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
+          Value position = arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, row, index(plan.width)),
+              column);
+          auto pair = pairs.begin();
+          for (auto [value, result, output] :
+               llvm::zip_equal(yield.getValues(), gemm.getResults(),
+                               frame.outputs)) {
+            if (value.getDefiningOp<PartialReduceOp>())
+              continue;
+            Type element =
+                cast<RankedTensorType>(result.getType()).getElementType();
+            Value packed =
+                LLVM::PoisonOp::create(b, loc, VectorType::get({2}, element));
+            for (auto [e, scalar] : llvm::enumerate(
+                     std::initializer_list<Value>{pair->first, pair->second})) {
+              Value narrow = element.isF32()
+                                 ? scalar
+                                 : arith::TruncFOp::create(b, loc, element,
+                                                           scalar)
+                                       .getResult();
+              packed = LLVM::InsertElementOp::create(
+                  b, loc, packed, narrow,
+                  arith::ConstantOp::create(b, loc,
+                                            b.getI32IntegerAttr(int32_t(e))));
+            }
+            LLVM::StoreOp::create(b, loc, packed,
+                                  address(element, output, position),
+                                  2 * element.getIntOrFloatBitWidth() / 8);
+            ++pair;
+          }
+          scf::YieldOp::create(b, loc);
+        });
+      }
+
+      // Partial reductions: the thread's 32 columns of the row, then the
+      // four lanes of the quad that share the row; the quad's first lane
+      // stores the row's partial of this tile at [row, n0 / 128].
+      for (auto [value, result] : llvm::zip_equal(yield.getValues(),
+                                                  frame.outputs)) {
+        Value output = result;
+        auto partial = value.getDefiningOp<PartialReduceOp>();
+        if (!partial)
+          continue;
+        Value sum = zero;
+        for (int64_t j = 0; j < kOffsetsPerRow / 2; ++j)
+          for (int64_t s : {8 * j, 8 * j + 1}) {
+          Value x = evaluator.at(partial.getX(), 0, s);
+          Value term = partial.getKind() == "sum"
+                           ? x
+                           : arith::MulFOp::create(b, loc, x, x).getResult();
+          Value column = arith::AddIOp::create(b, loc, columnBase, index(s));
+          Value inside = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult, column, index(plan.width));
+          sum = arith::AddFOp::create(
+              b, loc, sum, arith::SelectOp::create(b, loc, inside, term, zero));
+          }
+        for (int32_t offset : {1, 2})
+          sum = arith::AddFOp::create(
+              b, loc, sum,
+              gpu::ShuffleOp::create(b, loc, sum, offset, 32,
+                                     gpu::ShuffleMode::XOR)
+                  .getShuffleResult());
+        Value first = arith::AndIOp::create(
+            b, loc, rowInside,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, frame.quad,
+                                  index(0)));
+        scf::IfOp::create(b, loc, first, [&](OpBuilder &, Location) {
+          Value position = arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, row, index(plan.nTiles())),
+              tile);
+          LLVM::StoreOp::create(b, loc, sum, address(f32, output, position));
+          scf::YieldOp::create(b, loc);
+        });
+      }
+    }
+}
+
+void mlir::coda::emitEpilogue(OpBuilder &b, Location loc, GemmOp gemm,
+                              const GemmKernelPlan &plan,
+                              const EpilogueFrame &frame) {
+  if (plan.ranges.size() == 1)
+    return emitRange(b, loc, gemm, plan, frame, plan.ranges.front());
+  // One copy of the epilogue per range, chosen by the tile's first column.
+  for (const EpilogueRange &range : plan.ranges) {
+    Value start = arith::ConstantIndexOp::create(b, loc, range.start);
+    Value end = arith::ConstantIndexOp::create(b, loc, range.end);
+    Value inRange = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, frame.n0,
+                              start),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, frame.n0,
+                              end));
+    scf::IfOp::create(b, loc, inRange, [&](OpBuilder &, Location) {
+      emitRange(b, loc, gemm, plan, frame, range);
+      scf::YieldOp::create(b, loc);
+    });
+  }
+}

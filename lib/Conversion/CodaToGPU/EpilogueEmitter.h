@@ -1,0 +1,37 @@
+//===- EpilogueEmitter.h - a GEMM's epilogue on its accumulators -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CODA_LIB_CONVERSION_CODATOGPU_EPILOGUEEMITTER_H
+#define CODA_LIB_CONVERSION_CODATOGPU_EPILOGUEEMITTER_H
+
+#include "GemmKernelPlan.h"
+
+namespace mlir::coda {
+
+/// What one consumer warpgroup's epilogue works on.
+struct EpilogueFrame {
+  /// The output row of the thread's first register (slab 0, upper half).
+  Value rowBase;
+  /// The tile's first output column, and the thread's lane % 4.
+  Value n0, quad;
+  /// The row count M (index).
+  Value rows;
+  /// The kernel's pointers to the epilogue inputs and to the results.
+  ValueRange inputs, outputs;
+  /// The accumulator structs, [slab][box], 64 f32 registers each.
+  SmallVector<SmallVector<Value, 2>, 2> accumulators;
+};
+
+/// Emits `gemm`'s epilogue region on the warpgroup's registers: each output
+/// element's value from the accumulator registers and the inputs, the tile
+/// results' predicated 4-byte stores, and the partial reductions' one
+/// store per row and tile.
+void emitEpilogue(OpBuilder &builder, Location loc, GemmOp gemm,
+                  const GemmKernelPlan &plan, const EpilogueFrame &frame);
+
+} // namespace mlir::coda
+
+#endif // CODA_LIB_CONVERSION_CODATOGPU_EPILOGUEEMITTER_H

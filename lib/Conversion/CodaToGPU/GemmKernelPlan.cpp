@@ -1,0 +1,273 @@
+//===- GemmKernelPlan.cpp - the shape of one generated GEMM kernel --------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmKernelPlan.h"
+
+#include "coda/Dialect/Coda/Utils/ScalarMath.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::coda;
+
+const EpilogueRange &GemmKernelPlan::rangeOf(int64_t column) const {
+  for (const EpilogueRange &range : ranges)
+    if (column < range.end)
+      return range;
+  return ranges.back();
+}
+
+/// The columns of `value`, or 1 for a per-row column [M, 1].
+static int64_t getWidth(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  return type.getDimSize(type.getRank() - 1);
+}
+
+static bool isPerRow(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  return type.getRank() == 2 && type.getDimSize(1) == 1;
+}
+
+int64_t mlir::coda::getOutputWidth(GemmOp gemm) {
+  auto yield = cast<YieldOp>(gemm.getBody().getTerminator());
+  for (Value value : yield.getValues())
+    if (!value.getDefiningOp<PartialReduceOp>())
+      return getWidth(value);
+  for (Value value : yield.getValues())
+    return getWidth(value.getDefiningOp<PartialReduceOp>().getX());
+  return 0;
+}
+
+namespace {
+/// Follows the epilogue from the output's columns to the accumulator's: the
+/// first walk finds where concat pieces cut the output, the second the
+/// accumulator shifts within one range. Columns are output columns
+/// [lo, hi), shifted by `delta` in the value at hand.
+class ColumnWalk {
+public:
+  ColumnWalk(GemmOp gemm) : gemm(gemm) {}
+
+  LogicalResult walk(Value value, int64_t delta, int64_t lo, int64_t hi);
+
+  SmallVector<std::pair<int64_t, Operation *>> cuts;
+  llvm::SmallSetVector<int64_t, 4> bases;
+
+private:
+  GemmOp gemm;
+  llvm::DenseSet<std::tuple<Value, int64_t, int64_t, int64_t>> visited;
+};
+} // namespace
+
+LogicalResult ColumnWalk::walk(Value value, int64_t delta, int64_t lo,
+                               int64_t hi) {
+  if (isPerRow(value)) {
+    delta = 0;
+    lo = 0;
+    hi = 1;
+  }
+  if (!visited.insert({value, delta, lo, hi}).second)
+    return success();
+  if (value == gemm.getAccumulator()) {
+    bases.insert(delta);
+    return success();
+  }
+  if (isa<BlockArgument>(value))
+    return success();
+
+  Operation *op = value.getDefiningOp();
+  if (auto slice = dyn_cast<SliceOp>(op)) {
+    if (slice.getOffset() % 2 != 0 || slice.getSize() % 2 != 0)
+      return slice.emitError("the generator reads and writes pairs of "
+                             "adjacent columns, so slices start and end on "
+                             "even columns; this one is [")
+             << slice.getOffset() << ", "
+             << slice.getOffset() + slice.getSize() << ")";
+    return walk(slice.getX(), delta + slice.getOffset(), lo, hi);
+  }
+  if (auto concat = dyn_cast<ConcatOp>(op)) {
+    int64_t start = 0;
+    for (Value piece : concat.getInputs()) {
+      int64_t end = start + getWidth(piece);
+      int64_t pieceLo = std::max(lo, start - delta);
+      int64_t pieceHi = std::min(hi, end - delta);
+      if (pieceLo < pieceHi) {
+        if (pieceLo > lo)
+          cuts.push_back({pieceLo, op});
+        if (failed(walk(piece, delta - start, pieceLo, pieceHi)))
+          return failure();
+      }
+      start = end;
+    }
+    return success();
+  }
+  if (auto rope = dyn_cast<RoPEOp>(op)) {
+    int64_t headDim = rope.getHeadDim();
+    if (kTileN % headDim != 0)
+      return rope.emitError("head_dim = ")
+             << headDim << " does not divide the " << kTileN
+             << "-column tile, so a head's pairs would span two CTAs";
+    if (rope.getStyle() == "half" && (headDim / 2) % 8 != 0)
+      return rope.emitError("with head_dim = ")
+             << headDim
+             << ", the \"half\" partners at head_dim / 2 = " << headDim / 2
+             << " columns are not held by the same thread; the generator "
+                "needs head_dim / 2 to be a multiple of 8";
+    if (delta % headDim != 0)
+      return rope.emitError("the rotated columns start at column ")
+             << delta
+             << " of the tile's columns, not on a head boundary (head_dim = "
+             << headDim << ")";
+    for (Value table : {rope.getCos(), rope.getSin()})
+      if (!isa<BlockArgument>(table))
+        return rope.emitError("the cosines and sines of a coda.rope in an "
+                              "epilogue must be epilogue inputs");
+    return walk(rope.getX(), delta, lo, hi);
+  }
+  if (auto partial = dyn_cast<PartialReduceOp>(op)) {
+    if (partial.getKind() != "sum" && partial.getKind() != "sum_squares")
+      return op->emitError("partial reductions of kind \"")
+             << partial.getKind()
+             << "\" are not supported by the kernel generator yet";
+    if (partial.getTileN() && *partial.getTileN() != uint64_t(kTileN))
+      return op->emitError("the kernel generator reduces tiles of ")
+             << kTileN << " columns, but tile_n = " << *partial.getTileN();
+    if (!llvm::all_of(partial->getUsers(), llvm::IsaPred<YieldOp>))
+      return op->emitError("the partials are used inside the epilogue; the "
+                           "kernel generator only stores them");
+    return walk(partial.getX(), delta, lo, hi);
+  }
+  if (!hasScalarForm(op))
+    return op->emitError("'")
+           << op->getName()
+           << "' in an epilogue is not supported by the kernel generator yet";
+  for (Value operand : op->getOperands())
+    if (failed(walk(operand, delta, lo, hi)))
+      return failure();
+  return success();
+}
+
+/// Checks what the plan does not decide: operand layouts and types, the
+/// results' shapes.
+static LogicalResult checkGemmOperands(GemmOp gemm, int64_t width) {
+  if (gemm.getALayout() != "mk" || gemm.getBLayout() != "nk")
+    return gemm.emitError("the kernel generator takes a_layout = \"mk\" and "
+                          "b_layout = \"nk\" so far; this GEMM has \"")
+           << gemm.getALayout() << "\" and \"" << gemm.getBLayout() << "\"";
+  if (gemm.getAccumulate())
+    return gemm.emitError("accumulating results into inputs is not supported "
+                          "by the kernel generator yet");
+  Type element = gemm.getA().getType().getElementType();
+  if (!element.isBF16() && !element.isF16())
+    return gemm.emitError("the kernel generator takes bf16 or f16 operands, "
+                          "got ")
+           << element;
+  for (auto [index, input] : llvm::enumerate(gemm.getInputs()))
+    if (!isa<FloatType>(cast<ShapedType>(input.getType()).getElementType()))
+      return gemm.emitError("epilogue input #")
+             << index << " of type " << input.getType()
+             << " is not a floating-point tensor";
+  auto yield = cast<YieldOp>(gemm.getBody().getTerminator());
+  for (auto [index, result] : llvm::enumerate(gemm.getResults())) {
+    if (yield.getValues()[index].getDefiningOp<PartialReduceOp>())
+      continue;
+    auto type = cast<RankedTensorType>(result.getType());
+    if (type.getRank() != 2 || type.getDimSize(1) != width)
+      return gemm.emitError("result #")
+             << index << " of type " << type << " is not an [M, " << width
+             << "] tile or the partials of a row reduction; one kernel "
+                "covers one column range";
+  }
+  for (Value value : yield.getValues())
+    if (auto partial = value.getDefiningOp<PartialReduceOp>())
+      if (getWidth(partial.getX()) != width)
+        return partial.emitError("the partials reduce ")
+               << getWidth(partial.getX())
+               << " columns, but the kernel's tiles cover the " << width
+               << " columns of its results";
+  return success();
+}
+
+FailureOr<GemmKernelPlan> mlir::coda::planGemmKernel(GemmOp gemm,
+                                                     int64_t stages) {
+  GemmKernelPlan plan;
+  plan.width = getOutputWidth(gemm);
+  plan.k = gemm.getK();
+  plan.stages = stages;
+  if (failed(checkGemmOperands(gemm, plan.width)))
+    return failure();
+  auto yield = cast<YieldOp>(gemm.getBody().getTerminator());
+
+  // Where concat pieces cut the output.
+  ColumnWalk cutWalk(gemm);
+  for (Value value : yield.getValues())
+    if (failed(cutWalk.walk(value, 0, 0, plan.width)))
+      return failure();
+  SmallVector<int64_t> cuts = {0, plan.width};
+  for (auto [cut, concat] : cutWalk.cuts) {
+    if (cut % kTileN != 0)
+      return concat->emitError("the concat's pieces meet at output column ")
+             << cut << ", which is not a multiple of the " << kTileN
+             << "-column tile";
+    cuts.push_back(cut);
+  }
+  llvm::sort(cuts);
+  cuts.erase(llvm::unique(cuts), cuts.end());
+
+  // The accumulator shifts of each range; the plan loads as many B boxes as
+  // the range that needs most.
+  for (auto [start, end] : llvm::zip(cuts, llvm::drop_begin(cuts))) {
+    ColumnWalk baseWalk(gemm);
+    for (Value value : yield.getValues())
+      if (failed(baseWalk.walk(value, 0, start, end)))
+        return failure();
+    EpilogueRange range{start, end, {}};
+    range.bases.assign(baseWalk.bases.begin(), baseWalk.bases.end());
+    if (range.bases.empty())
+      range.bases.push_back(0);
+    llvm::sort(range.bases);
+    plan.boxes = std::max<int64_t>(plan.boxes, range.bases.size());
+    plan.ranges.push_back(std::move(range));
+  }
+  if (plan.boxes > 2)
+    return gemm.emitError("the epilogue reads the accumulator at ")
+           << plan.boxes
+           << " column shifts of one tile; the generator loads at most 2 "
+              "weight boxes per tile";
+  for (EpilogueRange &range : plan.ranges)
+    range.bases.resize(plan.boxes, range.bases.back());
+  plan.slabs = 2 / plan.boxes;
+
+  // Each box of each tile reads rows of one weight.
+  int64_t accumulatorColumns = 0;
+  for (Value weight : gemm.getB()) {
+    plan.weightStarts.push_back(accumulatorColumns);
+    accumulatorColumns += cast<RankedTensorType>(weight.getType()).getDimSize(0);
+  }
+  for (int64_t n0 = 0; n0 < plan.width; n0 += kTileN) {
+    const EpilogueRange &range = plan.rangeOf(n0);
+    int64_t last = std::min(n0 + kTileN, range.end) - 1;
+    for (int64_t base : range.bases) {
+      auto weightOf = [&](int64_t column) {
+        return llvm::upper_bound(plan.weightStarts, column) -
+               plan.weightStarts.begin() - 1;
+      };
+      if (weightOf(n0 + base) != weightOf(last + base))
+        return gemm.emitError("the tile at output column ")
+               << n0 << " reads accumulator columns [" << n0 + base << ", "
+               << last + base + 1
+               << "), which span two weights; weights must meet on a "
+               << kTileN << "-column boundary of the tiles";
+    }
+  }
+
+  if (plan.sharedBytes() > kMaxSharedBytes)
+    return gemm.emitError("a ring of ")
+           << stages << " stages of " << plan.stageBytes() / 1024
+           << " KiB needs " << plan.sharedBytes() / 1024
+           << " KiB of shared memory; a CTA has " << kMaxSharedBytes / 1024
+           << " KiB";
+  return plan;
+}

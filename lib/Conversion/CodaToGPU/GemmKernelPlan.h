@@ -1,0 +1,79 @@
+//===- GemmKernelPlan.h - the shape of one generated GEMM kernel -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// What the kernel generator decides about a `coda.gemm` before it emits
+// anything: the CTA tile, the ring, and where the epilogue finds each
+// accumulator column it reads.
+//
+// The epilogue is indexed by output column. Every value of the region is a
+// tensor whose columns are reached from the output's through slices (a
+// shift) and concats (a choice of piece); the accumulator is reached at one
+// or two shifts ("bases") per tile. A CTA computing output columns
+// [n0, n0 + 128) therefore loads, per base b, the weight rows that hold
+// accumulator columns [n0 + b, n0 + b + 128) as one B box, and a register
+// of that box's accumulator holds the column the epilogue asks for. Where a
+// concat's pieces meet, the bases change: the output is cut into column
+// ranges, each with its own bases and its own copy of the epilogue.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CODA_LIB_CONVERSION_CODATOGPU_GEMMKERNELPLAN_H
+#define CODA_LIB_CONVERSION_CODATOGPU_GEMMKERNELPLAN_H
+
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+
+namespace mlir::coda {
+
+/// Output columns per CTA (one wgmma n128 box per accumulator base), the K
+/// step of the mainloop, and the consumer warpgroups of a CTA.
+constexpr int64_t kTileN = 128;
+constexpr int64_t kTileK = 64;
+constexpr int64_t kConsumers = 2;
+/// The shared memory one CTA may use on sm_90.
+constexpr int64_t kMaxSharedBytes = 227 * 1024;
+
+/// A range of output columns with one epilogue.
+struct EpilogueRange {
+  /// Output columns [start, end); multiples of `kTileN` except the last end.
+  int64_t start, end;
+  /// The accumulator shift of each B box in this range.
+  SmallVector<int64_t> bases;
+};
+
+/// The static shape of one GEMM kernel.
+struct GemmKernelPlan {
+  /// m64 slabs per consumer warpgroup and B boxes per stage; their product
+  /// is at most 2 (128 accumulator registers per thread).
+  int64_t slabs = 2, boxes = 1;
+  int64_t stages = 4;
+  /// Output columns W the grid covers, and the reduction length K.
+  int64_t width = 0, k = 0;
+  SmallVector<EpilogueRange> ranges;
+  /// The first accumulator column of each weight.
+  SmallVector<int64_t> weightStarts;
+
+  int64_t tileM() const { return kConsumers * slabs * 64; }
+  int64_t aBoxBytes() const { return tileM() * kTileK * 2; }
+  int64_t bBoxBytes() const { return kTileN * kTileK * 2; }
+  int64_t stageBytes() const { return aBoxBytes() + boxes * bBoxBytes(); }
+  /// The dynamic shared memory: the ring and 1 KiB of alignment slack.
+  int64_t sharedBytes() const { return stages * stageBytes() + 1024; }
+  int64_t threads() const { return 128 * (1 + kConsumers); }
+  int64_t kTiles() const { return llvm::divideCeil(k, kTileK); }
+  int64_t nTiles() const { return llvm::divideCeil(width, kTileN); }
+  /// The range that holds output column `column`.
+  const EpilogueRange &rangeOf(int64_t column) const;
+};
+
+/// Plans the kernel of `gemm` with a ring of `stages` slots; reports on the
+/// op (or the epilogue op at fault) why the generator cannot take it.
+FailureOr<GemmKernelPlan> planGemmKernel(GemmOp gemm, int64_t stages);
+
+/// The output columns of `gemm`'s epilogue: the width of its tile results,
+/// or of the values its partials reduce.
+int64_t getOutputWidth(GemmOp gemm);
+
+} // namespace mlir::coda
+
+#endif // CODA_LIB_CONVERSION_CODATOGPU_GEMMKERNELPLAN_H

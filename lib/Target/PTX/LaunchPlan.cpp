@@ -1,0 +1,161 @@
+//===- LaunchPlan.cpp - the launch plan of compiled coda functions --------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The plan of a function:
+//
+//   {"name": "block",
+//    "buffers": [{"name": "arg0", "type": "bf16", "shape": [-1, 2048],
+//                 "role": "argument", "index": 0}, ...,
+//                {"name": "t0", ..., "role": "workspace"}],
+//    "results": ["t0", "t5"],
+//    "kernels": [{"name": "block_gemm0", "block": 384,
+//                 "rows_per_block": 256, "grid_y": 16,
+//                 "shared_bytes": 197632, "results": 3,
+//                 "arguments": [{"tensor_map": "arg1", "box": [64, 256]},
+//                               ..., {"rows": true}, {"buffer": "arg0"}, ...]}]}
+//
+// grid = (ceil(M / rows_per_block), grid_y, 1); a workspace of partials has
+// shape [-1, tiles]. An op no kernel runs (attention) is a step
+// {"boundary": op name, "operands": [...], "results": [...]} for the caller.
+//
+//===----------------------------------------------------------------------===//
+
+#include "coda/Target/PTX/LaunchPlan.h"
+
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+using namespace mlir::coda;
+
+static std::string getTypeName(Type type) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  type.print(os);
+  return name;
+}
+
+static llvm::json::Array getShape(RankedTensorType type) {
+  llvm::json::Array shape;
+  for (int64_t size : type.getShape())
+    shape.push_back(ShapedType::isDynamic(size) ? -1 : size);
+  return shape;
+}
+
+/// The plan of `func`.
+static llvm::json::Object planFunction(func::FuncOp func) {
+  llvm::DenseMap<Value, std::string> names;
+  llvm::json::Array buffers;
+  auto addBuffer = [&](Value value, std::string name, StringRef role,
+                       std::optional<unsigned> index) {
+    auto type = cast<RankedTensorType>(value.getType());
+    llvm::json::Object buffer{{"name", name},
+                              {"type", getTypeName(type.getElementType())},
+                              {"shape", getShape(type)},
+                              {"role", role}};
+    if (index)
+      buffer["index"] = int64_t(*index);
+    buffers.push_back(std::move(buffer));
+    names[value] = std::move(name);
+  };
+  for (BlockArgument arg : func.getArguments())
+    addBuffer(arg, "arg" + std::to_string(arg.getArgNumber()), "argument",
+              arg.getArgNumber());
+
+  llvm::json::Array kernels;
+  unsigned temporaries = 0;
+  for (Operation &op : func.getBody().front()) {
+    if (isa<func::ReturnOp>(op))
+      continue;
+    auto kernel = op.getAttrOfType<SymbolRefAttr>("coda.kernel");
+    auto launch = op.getAttrOfType<DictionaryAttr>("coda.launch");
+    for (Value result : op.getResults())
+      addBuffer(result, "t" + std::to_string(temporaries++), "workspace",
+                std::nullopt);
+    if (!kernel || !launch) {
+      // An op no kernel runs (attention): the caller runs it between the
+      // kernels, on these buffers.
+      llvm::json::Array operands, results;
+      for (Value operand : op.getOperands())
+        operands.push_back(names.lookup(operand));
+      for (Value result : op.getResults())
+        results.push_back(names.lookup(result));
+      kernels.push_back(llvm::json::Object{
+          {"boundary", op.getName().getStringRef()},
+          {"operands", std::move(operands)},
+          {"results", std::move(results)}});
+      continue;
+    }
+    // Partials have one column per N-tile, the kernel's grid.y.
+    if (isa<GemmOp>(op))
+      for (llvm::json::Value &buffer :
+           llvm::drop_begin(buffers, buffers.size() - op.getNumResults())) {
+        llvm::json::Array &shape = *buffer.getAsObject()->getArray("shape");
+        if (shape.size() == 2 && *shape[1].getAsInteger() == -1)
+          shape[1] = cast<IntegerAttr>(launch.get("grid_y")).getInt();
+      }
+
+    llvm::json::Array arguments;
+    auto bufferOf = [&](Value value) {
+      return llvm::json::Object{{"buffer", names.lookup(value)}};
+    };
+    if (auto gemm = dyn_cast<GemmOp>(op)) {
+      auto rows = cast<DenseI64ArrayAttr>(launch.get("tensor_map_rows"));
+      SmallVector<Value> mapped = {gemm.getA()};
+      llvm::append_range(mapped, gemm.getB());
+      for (auto [value, boxRows] : llvm::zip_equal(mapped, rows.asArrayRef()))
+        arguments.push_back(llvm::json::Object{
+            {"tensor_map", names.lookup(value)},
+            {"box", llvm::json::Array{64, boxRows}}});
+      arguments.push_back(llvm::json::Object{{"rows", true}});
+      for (Value input : gemm.getInputs())
+        arguments.push_back(bufferOf(input));
+    } else {
+      arguments.push_back(llvm::json::Object{{"rows", true}});
+      for (Value operand : op.getOperands())
+        arguments.push_back(bufferOf(operand));
+    }
+    for (Value result : op.getResults())
+      arguments.push_back(bufferOf(result));
+
+    llvm::json::Object entry{{"name", kernel.getLeafReference().getValue()},
+                             {"op", op.getName().getStringRef()},
+                             {"results", int64_t(op.getNumResults())},
+                             {"arguments", std::move(arguments)}};
+    for (NamedAttribute field : launch)
+      if (auto value = dyn_cast<IntegerAttr>(field.getValue()))
+        entry[field.getName().getValue()] = value.getInt();
+    kernels.push_back(std::move(entry));
+  }
+
+  // Results are the returned buffers; a returned argument is returned as
+  // it is.
+  llvm::json::Array results;
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  for (Value value : ret.getOperands()) {
+    results.push_back(names.lookup(value));
+    for (llvm::json::Value &buffer : buffers) {
+      llvm::json::Object &object = *buffer.getAsObject();
+      if (*object.getString("name") == names.lookup(value) &&
+          *object.getString("role") == "workspace")
+        object["role"] = "result";
+    }
+  }
+  return llvm::json::Object{{"name", func.getSymName()},
+                            {"buffers", std::move(buffers)},
+                            {"results", std::move(results)},
+                            {"kernels", std::move(kernels)}};
+}
+
+void mlir::coda::writeLaunchPlan(ModuleOp module, raw_ostream &os) {
+  llvm::json::Array functions;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    functions.push_back(planFunction(func));
+  }
+  os << llvm::formatv(
+      "{0:1}\n", llvm::json::Value(llvm::json::Object{
+                     {"target", "sm_90a"}, {"functions", std::move(functions)}}));
+}

@@ -1,0 +1,30 @@
+// REQUIRES: ptxas
+// --coda-launch-plan names where the plan goes; an op no kernel runs
+// (attention) is a boundary step between the kernels, on named buffers.
+//
+// RUN: coda-translate --coda-to-ptx %s -o %t.ptx --coda-launch-plan=%t.json
+// RUN: FileCheck %s < %t.json
+// RUN: not coda-translate --coda-to-ptx %s -o %t.ptx --coda-launch-plan=%t.missing/plan.json 2>&1 | FileCheck %s --check-prefix=ERROR
+
+// CHECK:      "kernels": [
+// CHECK:          "name": "attend_gemm0",
+// CHECK:          "rows_per_block": 256,
+// CHECK:          "boundary": "coda.attention",
+// CHECK-NEXT:     "operands": [
+// CHECK-NEXT:       "t0",
+// CHECK-NEXT:       "t0",
+// CHECK-NEXT:       "t0"
+// CHECK-NEXT:     ],
+// CHECK-NEXT:     "results": [
+// CHECK-NEXT:       "t1"
+// CHECK:          "name": "attend_gemm1",
+// CHECK:      "results": [
+// CHECK-NEXT:   "t2"
+
+// ERROR: error: cannot write the launch plan '{{.*}}plan.json'
+func.func @attend(%x: tensor<?x64xbf16>, %wq: tensor<64x64xbf16>, %wo: tensor<64x64xbf16>) -> tensor<?x64xbf16> {
+  %q = coda.linear %x, %wq : (tensor<?x64xbf16>, tensor<64x64xbf16>) -> tensor<?x64xbf16>
+  %a = coda.attention %q, %q, %q {num_heads = 1 : i64, num_kv_heads = 1 : i64, head_dim = 64 : i64, seq_len = 8 : i64, causal = true} : (tensor<?x64xbf16>, tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  %o = coda.linear %a, %wo : (tensor<?x64xbf16>, tensor<64x64xbf16>) -> tensor<?x64xbf16>
+  return %o : tensor<?x64xbf16>
+}
