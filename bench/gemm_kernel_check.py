@@ -32,6 +32,7 @@ L2_PROMOTION_256B = 3
 MAX_DYNAMIC_SHARED = 8  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
 DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}
 EPS = 1e-5
+SMS = 0  # multiprocessors of the GPU, set in main
 
 
 def check(result, what):
@@ -109,11 +110,16 @@ class Launch:
 
     def __call__(self):
         k = self.kernel
+        row_tiles = (self.m + k["rows_per_tile"] - 1) // k["rows_per_tile"]
+        if k["persistent"]:
+            grid = (min(row_tiles * k["tiles_n"], SMS), 1)
+        else:
+            grid = (row_tiles, k["tiles_n"])
         stream = torch.cuda.current_stream().cuda_stream
         check(CUDA.cuLaunchKernel(
-            self.function, (self.m + k["rows_per_block"] - 1) // k["rows_per_block"],
-            k["grid_y"], 1, k["block"], 1, 1, k["shared_bytes"],
-            ctypes.c_void_p(stream), self.params, None), "cuLaunchKernel")
+            self.function, grid[0], grid[1], 1, k["block"], 1, 1,
+            k["shared_bytes"], ctypes.c_void_p(stream), self.params, None),
+            "cuLaunchKernel")
 
 
 def random_buffers(function, m, gen):
@@ -266,7 +272,7 @@ def run_case(case, base, modules):
             eager_errors.append(eager_error)
             ok &= bool(torch.isfinite(value).all()) and error <= max(1e-5, 2 * eager_error)
         record = dict(case=case["function"], ptx=case["ptx"], kernel=kernel["name"],
-                      m=m, error=max(errors), eager_error=max(eager_errors),
+                      schedule=kernel.get("schedule", ""), m=m, error=max(errors), eager_error=max(eager_errors),
                       errors=errors, eager_errors=eager_errors, ok=ok)
         if case.get("time") and kernel["op"] == "coda.gemm":
             a, weights = inputs[0], [buffers[x["tensor_map"]]
@@ -294,23 +300,26 @@ def main():
         cases = json.load(f)
     base = os.path.dirname(os.path.abspath(args.cases))
     torch.zeros(1, device="cuda")  # the primary context the driver calls use
+    global SMS
+    SMS = torch.cuda.get_device_properties(0).multi_processor_count
     modules, records = {}, []
     for case in cases:
         records += run_case(case, base, modules)
     # Each fused kernel against our plain GEMM of the same (M, N, K).
-    plain = {(r["m"], r["n"], r["k"]): r["ms"] for r in records
+    plain = {(r["schedule"], r["m"], r["n"], r["k"]): r["ms"] for r in records
              if "ms" in r and r["case"] == "plain"}
     for r in records:
-        if "ms" in r and r["case"] != "plain" and (r["m"], r["n"], r["k"]) in plain:
-            r["vs_plain"] = r["ms"] / plain[(r["m"], r["n"], r["k"])]
-    print(f"{'kernel':<22} {'M':>6} {'N':>6} {'K':>6} {'error':>9} {'eager':>9} "
-          f"{'ok':>3} {'ms':>7} {'cuBLAS':>7} {'ratio':>6} {'/plain':>6}")
+        key = (r["schedule"], r["m"], r.get("n"), r.get("k"))
+        if "ms" in r and r["case"] != "plain" and key in plain:
+            r["vs_plain"] = r["ms"] / plain[key]
+    print(f"{'kernel':<22} {'schedule':<11} {'M':>6} {'N':>6} {'K':>6} {'error':>9} "
+          f"{'eager':>9} {'ok':>3} {'ms':>7} {'cuBLAS':>7} {'ratio':>6} {'/plain':>6}")
     for r in records:
         timing = (f"{r['ms']:7.3f} {r['cublas_ms']:7.3f} {r['ratio']:6.2f}"
                   if "ms" in r else "")
         shape = (f"{r['n']:>6} {r['k']:>6}" if "n" in r else f"{'':>6} {'':>6}")
         vs = f" {r['vs_plain']:6.2f}" if "vs_plain" in r else ""
-        print(f"{r['kernel']:<22} {r['m']:>6} {shape} {r['error']:9.2e} "
+        print(f"{r['kernel']:<22} {r['schedule']:<11} {r['m']:>6} {shape} {r['error']:9.2e} "
               f"{r['eager_error']:9.2e} {'yes' if r['ok'] else 'NO':>3} {timing}{vs}")
     with open(os.path.join(args.out, "gemm_kernel_check.json"), "w") as f:
         json.dump(dict(device=torch.cuda.get_device_name(), torch=torch.__version__,

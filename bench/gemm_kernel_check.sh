@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
 # Compiles the GEMM cases of bench/gemm_cases and the canonical block
-# (examples/llama3-1b-block.mlir) to PTX and launch plans with
-# coda-translate (on the build machine) into bench/gemm_cases/out/. On the
-# GPU machine, `python3 bench/gemm_kernel_check.py
+# (examples/llama3-1b-block.mlir) to PTX and launch plans, once per
+# schedule of the two consumer warpgroups, into
+# bench/gemm_cases/out/<schedule>/, and prints the wall time of each
+# `coda-translate --coda-to-ptx` from the graph level (the default
+# schedule). On the GPU machine, `python3 bench/gemm_kernel_check.py
 # bench/gemm_cases/cases.json` then checks each kernel against PyTorch and
 # times it against cuBLAS.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bin="$root/build/bin"
 cases="$root/bench/gemm_cases"
-mkdir -p "$cases/out"
+for schedule in pingpong cooperative; do
+  mkdir -p "$cases/out/$schedule"
+  for f in "$cases"/*.mlir "$root/examples/llama3-1b-block.mlir"; do
+    out="$cases/out/$schedule/$(basename "${f%.mlir}").ptx"
+    "$bin/coda-opt" "$f" --coda-fuse-pipeline \
+        --convert-coda-to-gpu="schedule=$schedule" |
+      "$bin/coda-translate" --coda-to-ptx - -o "$out"
+  done
+done
+echo "coda-translate --coda-to-ptx wall time, graph level to PTX:"
 for f in "$cases"/*.mlir "$root/examples/llama3-1b-block.mlir"; do
-  out="$cases/out/$(basename "${f%.mlir}").ptx"
-  start=$(date +%s.%N)
-  "$root/build/bin/coda-translate" --coda-to-ptx "$f" -o "$out"
-  end=$(date +%s.%N)
-  printf '%-28s %6.2f s\n' "$(basename "$f")" "$(echo "$end - $start" | bc)"
+  start=$EPOCHREALTIME
+  "$bin/coda-translate" --coda-to-ptx "$f" -o /dev/null
+  end=$EPOCHREALTIME
+  python3 -c "print(f'  {\"$(basename "$f")\":<28} {$end - $start:6.2f} s')"
 done

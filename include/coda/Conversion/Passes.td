@@ -89,9 +89,14 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
     "::mlir::scf::SCFDialect",
   ];
   let options = [
-    Option<"stages", "stages", "unsigned", /*default=*/"4",
-           "Shared-memory ring slots of the mainloop (at least 2; 48 KiB "
-           "each, within the 227 KiB of a CTA)">,
+    Option<"stages", "stages", "unsigned", /*default=*/"0",
+           "Shared-memory ring slots of the mainloop: at least 2, or 0 for "
+           "as many as fit in the 227 KiB of a CTA (at most 8)">,
+    Option<"schedule", "schedule", "std::string", /*default=*/"\"cooperative\"",
+           "How the two consumer warpgroups share a CTA's tiles: "
+           "\"cooperative\" (both on one tile, each on its own rows) or "
+           "\"pingpong\" (each its own tiles, one's epilogue overlapping "
+           "the other's mainloop)">,
   ];
 }
 

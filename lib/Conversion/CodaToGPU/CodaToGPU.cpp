@@ -30,34 +30,45 @@ using namespace mlir::coda;
 static constexpr llvm::StringLiteral kKernelModuleName = "coda_kernels";
 
 /// How the kernel of `op` is launched, for the launch plan: threads per
-/// block, rows per block (grid.x = ceil(M / rows_per_block)), grid.y, the
-/// dynamic shared memory, and for a GEMM the row extent of each tensor
-/// map's box (A first, then each weight; boxes are 64 elements wide).
+/// block, the tile (rows_per_tile rows of M, tiles_n tiles along N), the
+/// dynamic shared memory, whether the grid is persistent (grid.x =
+/// min(tiles, SMs), else grid = (ceil(M / rows_per_tile), tiles_n)), and
+/// for a GEMM the row extent of each tensor map's box (A first, then each
+/// weight; boxes are 64 elements wide).
 static DictionaryAttr
-getLaunchAttr(OpBuilder &builder,
-              Operation *op,
+getLaunchAttr(OpBuilder &builder, Operation *op,
               const llvm::DenseMap<Operation *, GemmKernelPlan> &plans) {
   SmallVector<NamedAttribute> fields;
   auto add = [&](StringRef name, int64_t value) {
-    fields.push_back(builder.getNamedAttr(name, builder.getI64IntegerAttr(value)));
+    fields.push_back(
+        builder.getNamedAttr(name, builder.getI64IntegerAttr(value)));
   };
   auto it = plans.find(op);
   if (it == plans.end()) {
     add("block", 128);
-    add("grid_y", 1);
-    add("rows_per_block", 128);
+    fields.push_back(
+        builder.getNamedAttr("persistent", builder.getBoolAttr(false)));
+    add("rows_per_tile", 128);
     add("shared_bytes", 0);
+    add("tiles_n", 1);
     return builder.getDictionaryAttr(fields);
   }
   const GemmKernelPlan &plan = it->second;
   add("block", plan.threads());
-  add("grid_y", plan.nTiles());
-  add("rows_per_block", plan.tileM());
+  fields.push_back(
+      builder.getNamedAttr("persistent", builder.getBoolAttr(true)));
+  add("rows_per_tile", plan.tileM());
+  fields.push_back(builder.getNamedAttr(
+      "schedule", builder.getStringAttr(plan.schedule == GemmSchedule::PingPong
+                                            ? "pingpong"
+                                            : "cooperative")));
   add("shared_bytes", plan.sharedBytes());
+  add("stages", plan.stages);
   SmallVector<int64_t> boxRows = {plan.tileM()};
   boxRows.append(cast<GemmOp>(op).getB().size(), kTileN);
   fields.push_back(builder.getNamedAttr(
       "tensor_map_rows", builder.getDenseI64ArrayAttr(boxRows)));
+  add("tiles_n", plan.nTiles());
   return builder.getDictionaryAttr(fields);
 }
 
@@ -69,11 +80,16 @@ struct ConvertCodaToGPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    if (stages < 2) {
-      module.emitError("stages = ")
-          << stages.getValue()
-          << ": the mainloop's ring needs at least 2 slots to overlap "
-             "loads with wgmma";
+    if (stages == 1) {
+      module.emitError("stages = 1: the mainloop's ring needs at least 2 "
+                       "slots to overlap loads with wgmma");
+      return signalPassFailure();
+    }
+    std::optional<GemmSchedule> gemmSchedule = parseGemmSchedule(schedule);
+    if (!gemmSchedule) {
+      module.emitError("schedule = \"")
+          << schedule.getValue()
+          << "\" is neither \"cooperative\" nor \"pingpong\"";
       return signalPassFailure();
     }
 
@@ -87,7 +103,7 @@ struct ConvertCodaToGPUPass
       SmallVector<Operation *> kernelOps;
       func.walk([&](Operation *op) {
         if (auto gemm = dyn_cast<GemmOp>(op)) {
-          FailureOr<GemmKernelPlan> plan = planGemmKernel(gemm, stages);
+          FailureOr<GemmKernelPlan> plan = planGemmKernel(gemm, *gemmSchedule, stages);
           supported &= succeeded(plan);
           if (succeeded(plan))
             plans[op] = std::move(*plan);

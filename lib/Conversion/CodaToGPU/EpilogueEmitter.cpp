@@ -32,6 +32,10 @@ using namespace mlir::coda;
 
 /// Static column offsets of a thread's registers within a box.
 constexpr int64_t kOffsetsPerRow = kTileN / 4;
+/// Column pairs of each row evaluated before their stores (a batch covers
+/// all the thread's rows; more pairs per batch spill in the fused kernels).
+constexpr int64_t kPairsPerBatch = 2;
+constexpr int64_t kRowsPerBatch = 2;
 
 static int64_t getWidth(Value value) {
   auto type = cast<RankedTensorType>(value.getType());
@@ -153,8 +157,11 @@ Value RowEvaluator::rope(RoPEOp rope, int64_t delta, int64_t s) {
     unsigned input = cast<BlockArgument>(operand).getArgNumber() - 1;
     int64_t angle = halfStyle ? position % (headDim / 2) : position / 2;
     int64_t start = halfStyle ? angle - angle % 2 : angle;
+    // Shared by the pair (s, s + 1) only: keeping the angles of a row for
+    // the next head would hold 2 x head_dim / 2 registers per row.
     auto key = std::make_tuple(
-        input, halfStyle ? Access::HalfTable : Access::InterleavedTable, start);
+        input, halfStyle ? Access::HalfTable : Access::InterleavedTable,
+        start + headDim * (s / 2));
     auto it = loads.find(key);
     if (it == loads.end()) {
       Value lanes = halfStyle
@@ -243,34 +250,100 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
       b, loc, frame.n0, arith::MulIOp::create(b, loc, frame.quad, index(2)));
   Value tile = arith::DivUIOp::create(b, loc, frame.n0, index(kTileN));
 
+  // The thread's rows: two per slab. Each keeps its evaluator (memoized
+  // values and loads) and its running partial sums.
+  struct RowState {
+    Value row, inside;
+    std::unique_ptr<RowEvaluator> evaluator;
+    SmallVector<std::pair<PartialReduceOp, Value>> sums;
+  };
+  SmallVector<RowState> rowStates;
   for (int64_t slab = 0; slab < plan.slabs; ++slab)
     for (int64_t half = 0; half < 2; ++half) {
-      Value row = arith::AddIOp::create(b, loc, frame.rowBase,
+      RowState &state = rowStates.emplace_back();
+      state.row = arith::AddIOp::create(b, loc, frame.rowBase,
                                         index(64 * slab + 8 * half));
-      Value rowInside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                              row, frame.rows);
-      RowEvaluator evaluator(b, loc, gemm, frame, range, slab, half, row);
+      state.inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           state.row, frame.rows);
+      state.evaluator = std::make_unique<RowEvaluator>(
+          b, loc, gemm, frame, range, slab, half, state.row);
+      for (Value value : yield.getValues())
+        if (auto partial = value.getDefiningOp<PartialReduceOp>())
+          state.sums.push_back({partial, zero});
+    }
 
-      // Tile results: one 4-byte store per pair of adjacent columns.
-      for (int64_t j = 0; j < kOffsetsPerRow / 2; ++j) {
-        int64_t s = 8 * j;
-        Value column = arith::AddIOp::create(b, loc, columnBase, index(s));
-        SmallVector<std::pair<Value, Value>> pairs;
+  // The column pairs in the order they are visited: a "half" RoPE's
+  // partners (head_dim / 16 pairs apart) next to each other, so that both
+  // are done with together.
+  SmallVector<int64_t> order;
+  int64_t distance = 0;
+  gemm.getBody().walk([&](RoPEOp rope) {
+    if (rope.getStyle() == "half")
+      distance = rope.getHeadDim() / 16;
+  });
+  for (int64_t base = 0; base < kOffsetsPerRow / 2;
+       base += distance ? 2 * distance : 1)
+    for (int64_t i = 0; i < std::max<int64_t>(distance, 1); ++i) {
+      order.push_back(base + i);
+      if (distance)
+        order.push_back(base + i + distance);
+    }
+
+  // Columns in batches across all rows: a batch's values first, so that its
+  // loads are in flight together, then its stores and its terms of the
+  // partial sums. Walking columns outermost frees the accumulator registers
+  // of a column in every row as soon as the batch is done.
+  for (MutableArrayRef<RowState> rowGroup :
+       llvm::map_range(llvm::seq<int64_t>(0, rowStates.size() / kRowsPerBatch),
+                       [&](int64_t i) {
+                         return MutableArrayRef<RowState>(rowStates).slice(
+                             i * kRowsPerBatch, kRowsPerBatch);
+                       }))
+  for (ArrayRef<int64_t> batch :
+       llvm::map_range(llvm::seq<int64_t>(0, order.size() / kPairsPerBatch),
+                       [&](int64_t i) {
+                         return ArrayRef<int64_t>(order).slice(
+                             i * kPairsPerBatch, kPairsPerBatch);
+                       })) {
+    SmallVector<SmallVector<std::pair<Value, Value>>> batchPairs;
+    for (RowState &state : rowGroup)
+      for (int64_t j : batch) {
+        SmallVector<std::pair<Value, Value>> &pairs = batchPairs.emplace_back();
         for (Value value : yield.getValues())
           if (!value.getDefiningOp<PartialReduceOp>())
-            pairs.push_back({evaluator.at(value, 0, s),
-                             evaluator.at(value, 0, s + 1)});
-        if (pairs.empty())
+            pairs.push_back({state.evaluator->at(value, 0, 8 * j),
+                             state.evaluator->at(value, 0, 8 * j + 1)});
+        for (auto &[partial, sum] : state.sums) {
+          state.evaluator->at(partial.getX(), 0, 8 * j);
+          state.evaluator->at(partial.getX(), 0, 8 * j + 1);
+        }
+      }
+    auto pairs = batchPairs.begin();
+    for (RowState &state : rowGroup)
+      for (auto j = batch.begin(); j != batch.end(); ++j, ++pairs) {
+        Value column = arith::AddIOp::create(b, loc, columnBase, index(8 * *j));
+        Value columnInside = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::ult, column, index(plan.width));
+        for (auto &[partial, sum] : state.sums)
+          for (int64_t s : {8 * *j, 8 * *j + 1}) {
+            Value x = state.evaluator->at(partial.getX(), 0, s);
+            Value term = partial.getKind() == "sum"
+                             ? x
+                             : arith::MulFOp::create(b, loc, x, x).getResult();
+            // Both columns of a pair are inside or outside (W is even).
+            sum = arith::AddFOp::create(
+                b, loc, sum,
+                arith::SelectOp::create(b, loc, columnInside, term, zero));
+          }
+        if (pairs->empty())
           continue;
-        Value inside = arith::AndIOp::create(
-            b, loc, rowInside,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, column,
-                                  index(plan.width)));
+        Value inside = arith::AndIOp::create(b, loc, state.inside, columnInside);
         scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
           Value position = arith::AddIOp::create(
-              b, loc, arith::MulIOp::create(b, loc, row, index(plan.width)),
+              b, loc,
+              arith::MulIOp::create(b, loc, state.row, index(plan.width)),
               column);
-          auto pair = pairs.begin();
+          auto pair = pairs->begin();
           for (auto [value, result, output] :
                llvm::zip_equal(yield.getValues(), gemm.getResults(),
                                frame.outputs)) {
@@ -300,47 +373,38 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
           scf::YieldOp::create(b, loc);
         });
       }
+  }
 
-      // Partial reductions: the thread's 32 columns of the row, then the
-      // four lanes of the quad that share the row; the quad's first lane
-      // stores the row's partial of this tile at [row, n0 / 128].
-      for (auto [value, result] : llvm::zip_equal(yield.getValues(),
-                                                  frame.outputs)) {
-        Value output = result;
-        auto partial = value.getDefiningOp<PartialReduceOp>();
-        if (!partial)
-          continue;
-        Value sum = zero;
-        for (int64_t j = 0; j < kOffsetsPerRow / 2; ++j)
-          for (int64_t s : {8 * j, 8 * j + 1}) {
-          Value x = evaluator.at(partial.getX(), 0, s);
-          Value term = partial.getKind() == "sum"
-                           ? x
-                           : arith::MulFOp::create(b, loc, x, x).getResult();
-          Value column = arith::AddIOp::create(b, loc, columnBase, index(s));
-          Value inside = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::ult, column, index(plan.width));
-          sum = arith::AddFOp::create(
-              b, loc, sum, arith::SelectOp::create(b, loc, inside, term, zero));
-          }
-        for (int32_t offset : {1, 2})
-          sum = arith::AddFOp::create(
-              b, loc, sum,
-              gpu::ShuffleOp::create(b, loc, sum, offset, 32,
-                                     gpu::ShuffleMode::XOR)
-                  .getShuffleResult());
-        Value first = arith::AndIOp::create(
-            b, loc, rowInside,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, frame.quad,
-                                  index(0)));
-        scf::IfOp::create(b, loc, first, [&](OpBuilder &, Location) {
-          Value position = arith::AddIOp::create(
-              b, loc, arith::MulIOp::create(b, loc, row, index(plan.nTiles())),
-              tile);
-          LLVM::StoreOp::create(b, loc, sum, address(f32, output, position));
-          scf::YieldOp::create(b, loc);
-        });
-      }
+  // Partial reductions: the four lanes of the quad that share a row combine
+  // their sums; the quad's first lane stores the row's partial of this tile
+  // at [row, n0 / 128].
+  Value firstLane = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          frame.quad, index(0));
+  for (RowState &state : rowStates)
+    for (auto [value, result] :
+         llvm::zip_equal(yield.getValues(), frame.outputs)) {
+      auto partial = value.getDefiningOp<PartialReduceOp>();
+      if (!partial)
+        continue;
+      Value sum = llvm::find_if(state.sums, [&](auto &entry) {
+                    return entry.first == partial;
+                  })->second;
+      for (int32_t offset : {1, 2})
+        sum = arith::AddFOp::create(
+            b, loc, sum,
+            gpu::ShuffleOp::create(b, loc, sum, offset, 32,
+                                   gpu::ShuffleMode::XOR)
+                .getShuffleResult());
+      Value output = result;
+      Value store = arith::AndIOp::create(b, loc, state.inside, firstLane);
+      scf::IfOp::create(b, loc, store, [&](OpBuilder &, Location) {
+        Value position = arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc, state.row, index(plan.nTiles())),
+            tile);
+        LLVM::StoreOp::create(b, loc, sum, address(f32, output, position));
+        scf::YieldOp::create(b, loc);
+      });
     }
 }
 

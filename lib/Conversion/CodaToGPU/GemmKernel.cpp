@@ -2,21 +2,26 @@
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// A CTA of three warpgroups computes a tile of plan.tileM() rows and 128
-// output columns of `a · bᵀ`:
+// A persistent CTA of three warpgroups walks output tiles blockIdx.x,
+// blockIdx.x + gridDim.x, ... (each plan.tileM() rows by 128 output
+// columns of `a · bᵀ`, in the grouped order of `tileOrigin`):
 //
 //   warpgroup 0, the producer, gives up registers (setmaxnreg 40); its
-//   first thread walks the k-tiles: it waits until slot s = t % stages is
-//   empty (mbarrier `empty[s]`, phase t / stages - 1), arms `full[s]` with
-//   the stage's bytes, and starts the TMA boxes of k-tile t: the A box
-//   (tileM rows x 64 k) and one B box per accumulator base (128 weight
-//   rows x 64 k), into 128-byte-swizzled shared memory;
-//   warpgroups 1 and 2, the consumers, take registers (setmaxnreg 232);
-//   each owns plan.slabs m64 slabs of the tile's rows and, per k-tile,
-//   waits for `full[s]`, issues slabs x boxes x 4 wgmma m64n128k16 from
-//   shared-memory descriptors, keeps one group in flight, and once group
-//   t - 1 has retired releases its slot (`empty`, one arrive per warp);
-//   then it runs the epilogue on its registers (EpilogueEmitter).
+//   first thread walks the tiles' k-tiles in one sequence g: it waits until
+//   slot s = g % stages is empty (mbarrier `empty[s]`, phase g / stages -
+//   1), arms `full[s]` with the stage's bytes, and starts the TMA boxes of
+//   that k-tile: A (tileM rows x 64 k) and one B box per accumulator base
+//   (128 weight rows x 64 k), into 128-byte-swizzled shared memory;
+//   warpgroups 1 and 2, the consumers, take registers (setmaxnreg 232).
+//   Cooperative: both work on every tile, each on plan.slabs m64 slabs of
+//   its rows. Ping-pong: consumer c takes the CTA's tiles c, c + 2, ...,
+//   and starts a tile's wgmma only once the other has issued its previous
+//   tile's (mbarriers `turn`), so one's epilogue overlaps the other's
+//   mainloop. Per k-tile a consumer waits for `full[s]`, issues slabs x
+//   boxes x 4 wgmma m64n128k16 from shared-memory descriptors, keeps one
+//   group in flight, and releases the slot of the retired group (`empty`,
+//   one arrive per warp); after a tile it runs the epilogue on its
+//   registers (EpilogueEmitter).
 //
 // TMA fills rows and columns past the tensors with zeros; the epilogue
 // predicates its stores.
@@ -38,9 +43,9 @@ using namespace mlir;
 using namespace mlir::coda;
 
 /// Registers per thread of the producer and of the consumers after
-/// setmaxnreg: 128 x 40 + 256 x 232 fits the 64 Ki registers of an SM.
-constexpr int32_t kProducerRegisters = 40;
-constexpr int32_t kConsumerRegisters = 232;
+/// setmaxnreg: 128 x 24 + 256 x 240 fits the 64 Ki registers of an SM.
+constexpr int32_t kProducerRegisters = 24;
+constexpr int32_t kConsumerRegisters = 240;
 /// Row tiles that sweep the N tiles together (the tile-order swizzle).
 constexpr int64_t kGroupRows = 8;
 
@@ -97,8 +102,21 @@ private:
   void buildSetup();
   void buildProducer();
   void buildConsumer();
-  /// The weight map and first weight row of B box `box` of this CTA's tile.
-  std::pair<Value, Value> boxSource(int64_t box);
+  /// The first row and output column of the CTA's tile number `ordinal`:
+  /// linear tile blockIdx.x + ordinal · gridDim.x, numbered along M first
+  /// in groups of kGroupRows row tiles that sweep the N tiles together, so
+  /// that concurrent CTAs share A row blocks and weight boxes in L2.
+  std::pair<Value, Value> tileOrigin(Value ordinal);
+  /// The weight map and first weight row of B box `box` of the tile at
+  /// output column `n0`.
+  std::pair<Value, Value> boxSource(Value n0, int64_t box);
+  /// Slot and phase of step `g` of the ring.
+  std::pair<Value, Value> ringPosition(Value g);
+  /// One tile's mainloop for one consumer: ring steps first .. first +
+  /// kTiles - 1, on the registers of `carried`; returns the accumulators,
+  /// [slab][box].
+  SmallVector<Value> buildMainloop(Value first, Value aRows, Value lane,
+                                   ValueRange carried);
 
   OpBuilder &b;
   Location loc;
@@ -112,7 +130,8 @@ private:
   SmallVector<Value> weightMaps;
   ValueRange inputs, outputs;
   // Values of the setup.
-  Value tid, warpgroup, m0, n0, smem, pad, full, empty;
+  Value tid, warpgroup, smem, pad, full, empty, turn;
+  Value rowTiles, cta, ctas, ctaTiles;
 };
 } // namespace
 
@@ -146,28 +165,20 @@ void GemmKernelBuilder::buildSetup() {
   MLIRContext *context = b.getContext();
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   warpgroup = arith::DivUIOp::create(b, loc, tid, index(128));
-  // The tile order: CTAs are numbered along M first, and groups of
-  // kGroupRows row tiles sweep the N tiles together, so a wave of CTAs
-  // reads a few A row blocks and weight boxes many times from L2 instead
-  // of all of A once per N tile.
-  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  Value rowTiles = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-  Value linear = arith::AddIOp::create(
-      b, loc, bx, arith::MulIOp::create(b, loc, by, rowTiles));
-  Value perGroup = index(kGroupRows * plan.nTiles());
-  Value group = arith::DivUIOp::create(b, loc, linear, perGroup);
-  Value firstRowTile =
-      arith::MulIOp::create(b, loc, group, index(kGroupRows));
-  Value groupRows = arith::MinUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, rowTiles, firstRowTile),
-      index(kGroupRows));
-  Value inGroup = arith::RemUIOp::create(b, loc, linear, perGroup);
-  Value rowTile = arith::AddIOp::create(
-      b, loc, firstRowTile, arith::RemUIOp::create(b, loc, inGroup, groupRows));
-  Value columnTile = arith::DivUIOp::create(b, loc, inGroup, groupRows);
-  m0 = arith::MulIOp::create(b, loc, rowTile, index(plan.tileM()));
-  n0 = arith::MulIOp::create(b, loc, columnTile, index(kTileN));
+  // The CTA's tiles: ceil(M / tileM) x nTiles in all, every gridDim.x-th.
+  rowTiles = arith::DivUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, rows, index(plan.tileM() - 1)),
+      index(plan.tileM()));
+  Value tiles = arith::MulIOp::create(b, loc, rowTiles, index(plan.nTiles()));
+  cta = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  ctas = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+  Value remaining = arith::SubIOp::create(
+      b, loc, arith::MaxUIOp::create(b, loc, tiles, cta), cta);
+  ctaTiles = arith::DivUIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, remaining,
+                            arith::SubIOp::create(b, loc, ctas, index(1))),
+      ctas);
 
   // The dynamic shared memory, its base rounded up to 1 KiB (the swizzle
   // atom); ptxas aligns the extern array, so the pad is 0 in practice.
@@ -188,21 +199,27 @@ void GemmKernelBuilder::buildSetup() {
       index(1024));
 
   // `full[s]` completes when slot s has landed (the producer's arrive and
-  // the TMA bytes); `empty[s]` when every consumer warp has retired its
-  // wgmma reads of it.
-  auto barrierType =
-      nvgpu::MBarrierGroupType::get(context, workgroup, plan.stages);
-  full = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
-  empty = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
+  // the TMA bytes); `empty[s]` when every warp that reads it has retired
+  // its wgmma; `turn[c]` when the other consumer has issued a tile's wgmma
+  // (ping-pong).
+  auto ringType = nvgpu::MBarrierGroupType::get(context, workgroup, plan.stages);
+  full = nvgpu::MBarrierCreateOp::create(b, loc, ringType);
+  empty = nvgpu::MBarrierCreateOp::create(b, loc, ringType);
+  turn = nvgpu::MBarrierCreateOp::create(
+      b, loc, nvgpu::MBarrierGroupType::get(context, workgroup, kConsumers));
   Value isThread0 =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, index(0));
   scf::IfOp::create(b, loc, isThread0, [&](OpBuilder &, Location) {
     for (int64_t slot = 0; slot < plan.stages; ++slot) {
       nvgpu::MBarrierInitOp::create(b, loc, full, index(1), index(slot),
                                     Value());
-      nvgpu::MBarrierInitOp::create(b, loc, empty, index(kConsumers * 4),
+      nvgpu::MBarrierInitOp::create(b, loc, empty,
+                                    index(plan.consumersPerTile() * 4),
                                     index(slot), Value());
     }
+    for (int64_t consumer = 0; consumer < kConsumers; ++consumer)
+      nvgpu::MBarrierInitOp::create(b, loc, turn, index(4), index(consumer),
+                                    Value());
     nvgpu::TmaPrefetchOp::create(b, loc, mapA, Value());
     for (Value pointer : weightMaps)
       nvgpu::TmaPrefetchOp::create(
@@ -216,7 +233,29 @@ void GemmKernelBuilder::buildSetup() {
   gpu::BarrierOp::create(b, loc);
 }
 
-std::pair<Value, Value> GemmKernelBuilder::boxSource(int64_t box) {
+std::pair<Value, Value> GemmKernelBuilder::tileOrigin(Value ordinal) {
+  Value linear = arith::AddIOp::create(
+      b, loc, cta, arith::MulIOp::create(b, loc, ordinal, ctas));
+  Value perGroup = index(kGroupRows * plan.nTiles());
+  Value group = arith::DivUIOp::create(b, loc, linear, perGroup);
+  Value firstRowTile = arith::MulIOp::create(b, loc, group, index(kGroupRows));
+  Value groupRows = arith::MinUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, rowTiles, firstRowTile),
+      index(kGroupRows));
+  Value inGroup = arith::RemUIOp::create(b, loc, linear, perGroup);
+  Value rowTile = arith::AddIOp::create(
+      b, loc, firstRowTile, arith::RemUIOp::create(b, loc, inGroup, groupRows));
+  Value columnTile = arith::DivUIOp::create(b, loc, inGroup, groupRows);
+  return {arith::MulIOp::create(b, loc, rowTile, index(plan.tileM())),
+          arith::MulIOp::create(b, loc, columnTile, index(kTileN))};
+}
+
+std::pair<Value, Value> GemmKernelBuilder::ringPosition(Value g) {
+  return {arith::RemUIOp::create(b, loc, g, index(plan.stages)),
+          arith::DivUIOp::create(b, loc, g, index(plan.stages))};
+}
+
+std::pair<Value, Value> GemmKernelBuilder::boxSource(Value n0, int64_t box) {
   // The accumulator column of the box's first row: n0 plus the base of the
   // tile's range.
   Value base = index(plan.ranges.front().bases[box]);
@@ -248,41 +287,143 @@ void GemmKernelBuilder::buildProducer() {
   Value isProducerThread =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, index(0));
   scf::IfOp::create(b, loc, isProducerThread, [&](OpBuilder &, Location) {
-    SmallVector<std::pair<Value, Value>> sources;
-    for (int64_t box = 0; box < plan.boxes; ++box) {
-      auto [pointer, row] = boxSource(box);
-      Value map =
-          UnrealizedConversionCastOp::create(b, loc, mapType(kTileN), pointer)
-              .getResult(0);
-      sources.push_back({map, row});
-    }
     scf::ForOp::create(
-        b, loc, index(0), index(plan.kTiles()), index(1), ValueRange(),
-        [&](OpBuilder &, Location, Value tile, ValueRange) {
-          Value slot = arith::RemUIOp::create(b, loc, tile, index(plan.stages));
-          Value fill = arith::DivUIOp::create(b, loc, tile, index(plan.stages));
-          Value refill = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::uge, tile, index(plan.stages));
-          scf::IfOp::create(b, loc, refill, [&](OpBuilder &, Location) {
-            waitParity(empty, slot,
-                       arith::SubIOp::create(b, loc, fill, index(1)));
-            scf::YieldOp::create(b, loc);
-          });
-          nvgpu::MBarrierArriveExpectTxOp::create(
-              b, loc, full, index(plan.stageBytes()), slot, Value());
-          // TMA coordinates are innermost first: (k, row).
-          Value k = arith::MulIOp::create(b, loc, tile, index(kTileK));
-          nvgpu::TmaAsyncLoadOp::create(
-              b, loc, view(aOffset(slot), plan.tileM()), full, mapA,
-              ValueRange{k, m0}, slot, Value(), Value());
-          for (auto [box, source] : llvm::enumerate(sources))
-            nvgpu::TmaAsyncLoadOp::create(
-                b, loc, view(bOffset(slot, box), kTileN), full, source.first,
-                ValueRange{k, source.second}, slot, Value(), Value());
+        b, loc, index(0), ctaTiles, index(1), ValueRange(),
+        [&](OpBuilder &, Location, Value ordinal, ValueRange) {
+          Value m0, n0;
+          std::tie(m0, n0) = tileOrigin(ordinal);
+          SmallVector<std::pair<Value, Value>> sources;
+          for (int64_t box = 0; box < plan.boxes; ++box) {
+            auto [pointer, row] = boxSource(n0, box);
+            Value map = UnrealizedConversionCastOp::create(
+                            b, loc, mapType(kTileN), pointer)
+                            .getResult(0);
+            sources.push_back({map, row});
+          }
+          Value first =
+              arith::MulIOp::create(b, loc, ordinal, index(plan.kTiles()));
+          scf::ForOp::create(
+              b, loc, index(0), index(plan.kTiles()), index(1), ValueRange(),
+              [&](OpBuilder &, Location, Value tile, ValueRange) {
+                Value g = arith::AddIOp::create(b, loc, first, tile);
+                Value slot, fill;
+                std::tie(slot, fill) = ringPosition(g);
+                Value refill = arith::CmpIOp::create(
+                    b, loc, arith::CmpIPredicate::uge, g, index(plan.stages));
+                scf::IfOp::create(b, loc, refill, [&](OpBuilder &, Location) {
+                  waitParity(empty, slot,
+                             arith::SubIOp::create(b, loc, fill, index(1)));
+                  scf::YieldOp::create(b, loc);
+                });
+                nvgpu::MBarrierArriveExpectTxOp::create(
+                    b, loc, full, index(plan.stageBytes()), slot, Value());
+                // TMA coordinates are innermost first: (k, row).
+                Value k = arith::MulIOp::create(b, loc, tile, index(kTileK));
+                nvgpu::TmaAsyncLoadOp::create(
+                    b, loc, view(aOffset(slot), plan.tileM()), full, mapA,
+                    ValueRange{k, m0}, slot, Value(), Value());
+                for (auto [box, source] : llvm::enumerate(sources))
+                  nvgpu::TmaAsyncLoadOp::create(
+                      b, loc, view(bOffset(slot, box), kTileN), full,
+                      source.first, ValueRange{k, source.second}, slot,
+                      Value(), Value());
+                scf::YieldOp::create(b, loc);
+              });
           scf::YieldOp::create(b, loc);
         });
     scf::YieldOp::create(b, loc);
   });
+}
+
+SmallVector<Value> GemmKernelBuilder::buildMainloop(Value first, Value aRows,
+                                                    Value lane,
+                                                    ValueRange carried) {
+  MLIRContext *context = b.getContext();
+  auto wgmmaType =
+      elementType.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  // The slot of step g, released by the first lane of each warp.
+  auto release = [&](Value g, Value when) {
+    Value first = arith::AndIOp::create(
+        b, loc, when,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                              index(0)));
+    scf::IfOp::create(b, loc, first, [&](OpBuilder &, Location) {
+      nvgpu::MBarrierArriveOp::create(b, loc,
+                                      nvgpu::MBarrierTokenType::get(context),
+                                      empty, ringPosition(g).first);
+      scf::YieldOp::create(b, loc);
+    });
+  };
+  // One k-tile: wait for its slot, issue slabs x boxes x 4 wgmma, keep the
+  // group in flight. The tile's first k-tile overwrites the accumulators
+  // (scale-d 0 on its first k16 step), so they are carried from tile to
+  // tile in the same registers and never zeroed.
+  auto kTile = [&](Value g, ValueRange accumulators, bool overwrite) {
+    Value slot, fill;
+    std::tie(slot, fill) = ringPosition(g);
+    waitParity(full, slot, fill);
+    Value descA = descriptor(
+        arith::AddIOp::create(b, loc, aOffset(slot), aRows), plan.tileM());
+    SmallVector<Value> descB;
+    for (int64_t box = 0; box < plan.boxes; ++box)
+      descB.push_back(descriptor(bOffset(slot, box), kTileN));
+
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    SmallVector<Value> next(accumulators);
+    for (int64_t step = 0; step < kTileK / 16; ++step)
+      for (int64_t slab = 0; slab < plan.slabs; ++slab)
+        for (int64_t box = 0; box < plan.boxes; ++box) {
+          // A k16 step is 32 bytes along the swizzled 128-byte row (+2 in
+          // the address field); a slab is 8 KiB (+512).
+          Value a =
+              arith::AddIOp::create(b, loc, descA, i64(512 * slab + 2 * step));
+          Value bb = arith::AddIOp::create(b, loc, descB[box], i64(2 * step));
+          auto scale = overwrite && step == 0 ? NVVM::WGMMAScaleOut::zero
+                                              : NVVM::WGMMAScaleOut::one;
+          Value &acc = next[slab * plan.boxes + box];
+          acc = NVVM::WgmmaMmaAsyncOp::create(
+              b, loc, acc.getType(), acc, a, bb,
+              NVVM::MMAShapeAttr::get(context, 64, kTileN, 16),
+              NVVM::WGMMATypesAttr::get(context, wgmmaType),
+              NVVM::WGMMATypesAttr::get(context, wgmmaType),
+              NVVM::WGMMATypesAttr::get(context, NVVM::WGMMATypes::f32),
+              NVVM::WGMMAScaleOutAttr::get(context, scale),
+              NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one),
+              NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one),
+              NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::row),
+              NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::col),
+              NVVM::MMAIntOverflowAttr());
+        }
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
+    return next;
+  };
+
+  SmallVector<Value> accumulators = kTile(first, carried, /*overwrite=*/true);
+  auto loop = scf::ForOp::create(
+      b, loc, index(1), index(plan.kTiles()), index(1), accumulators,
+      [&](OpBuilder &, Location, Value tile, ValueRange current) {
+        Value g = arith::AddIOp::create(b, loc, first, tile);
+        SmallVector<Value> next = kTile(g, current, /*overwrite=*/false);
+        // Group g - 1 has retired in this warp.
+        release(arith::SubIOp::create(b, loc, g, index(1)),
+                arith::ConstantIntOp::create(b, loc, 1, 1));
+        scf::YieldOp::create(b, loc, next);
+      });
+  // Unrolled, the k-tiles' descriptor arithmetic is scheduled ahead and
+  // stays live into the epilogue.
+  auto keepRolled = LLVM::LoopAnnotationAttr::get(
+      context, {}, {}, {},
+      LLVM::LoopUnrollAttr::get(context, b.getBoolAttr(true), {}, {}, {}, {},
+                                {}, {}),
+      {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
+  loop->setAttr(LLVM::BrOp::getLoopAnnotationAttrName(
+                    OperationName(LLVM::BrOp::getOperationName(), context)),
+                keepRolled);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+  release(arith::AddIOp::create(b, loc, first, index(plan.kTiles() - 1)),
+          arith::ConstantIntOp::create(b, loc, 1, 1));
+  return loop.getResults();
 }
 
 void GemmKernelBuilder::buildConsumer() {
@@ -293,100 +434,90 @@ void GemmKernelBuilder::buildConsumer() {
   Value thread = arith::RemUIOp::create(b, loc, tid, index(128));
   Value warp = arith::DivUIOp::create(b, loc, thread, index(32));
   Value lane = arith::RemUIOp::create(b, loc, thread, index(32));
-  // The consumer's first slab in the A box: 64 rows of 128 bytes each.
-  Value slabOffset = arith::MulIOp::create(b, loc, consumer,
-                                           index(plan.slabs * 64 * 128));
+  bool pingPong = plan.schedule == GemmSchedule::PingPong;
+  // Cooperative: the consumer's rows within the tile (slabs of 64 rows of
+  // 128 bytes in the A box); ping-pong: its own tiles, every other one.
+  Value rowOffset =
+      pingPong ? index(0)
+               : arith::MulIOp::create(b, loc, consumer, index(plan.slabs * 64));
+  Value tiles = ctaTiles;
+  if (pingPong)
+    tiles = arith::DivUIOp::create(
+        b, loc,
+        arith::AddIOp::create(b, loc,
+                              arith::SubIOp::create(b, loc, ctaTiles, consumer),
+                              index(1)),
+        index(2));
+  Value isFirst =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, consumer, index(0));
+  Value other = arith::SubIOp::create(b, loc, index(1), consumer);
 
   Type accType = LLVM::LLVMStructType::getLiteral(
       context, SmallVector<Type>(kTileN / 2, b.getF32Type()));
-  Value zero = LLVM::ZeroOp::create(b, loc, accType);
-  SmallVector<Value> initial(plan.slabs * plan.boxes, zero);
-  auto wgmmaType =
-      elementType.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
-  auto loop = scf::ForOp::create(
-      b, loc, index(0), index(plan.kTiles()), index(1), initial,
-      [&](OpBuilder &, Location, Value tile, ValueRange carried) {
-        Value slot = arith::RemUIOp::create(b, loc, tile, index(plan.stages));
-        waitParity(full, slot,
-                   arith::DivUIOp::create(b, loc, tile, index(plan.stages)));
-        Value descA = descriptor(
-            arith::AddIOp::create(b, loc, aOffset(slot), slabOffset),
-            plan.tileM());
-        SmallVector<Value> descB;
-        for (int64_t box = 0; box < plan.boxes; ++box)
-          descB.push_back(descriptor(bOffset(slot, box), kTileN));
+  SmallVector<Value> poison(plan.slabs * plan.boxes,
+                            LLVM::PoisonOp::create(b, loc, accType));
+  scf::ForOp::create(
+      b, loc, index(0), tiles, index(1), poison,
+      [&](OpBuilder &, Location, Value local, ValueRange carried) {
+        Value ordinal = local;
+        if (pingPong) {
+          ordinal = arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, local, index(2)), consumer);
+          // Consumer 0's tile j follows consumer 1's tile j - 1 (phase
+          // j - 1 of turn[0]); consumer 1's tile j follows consumer 0's
+          // tile j (phase j of turn[1]).
+          Value waits = arith::OrIOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, local,
+                                    index(1)),
+              arith::XOrIOp::create(b, loc, isFirst,
+                                    arith::ConstantIntOp::create(b, loc, 1, 1)));
+          scf::IfOp::create(b, loc, waits, [&](OpBuilder &, Location) {
+            Value phase = arith::SelectOp::create(
+                b, loc, isFirst, arith::SubIOp::create(b, loc, local, index(1)),
+                local);
+            waitParity(turn, consumer, phase);
+            scf::YieldOp::create(b, loc);
+          });
+        }
+        Value m0, n0;
+        std::tie(m0, n0) = tileOrigin(ordinal);
+        Value first =
+            arith::MulIOp::create(b, loc, ordinal, index(plan.kTiles()));
+        SmallVector<Value> accumulators = buildMainloop(
+            first, arith::MulIOp::create(b, loc, rowOffset, index(128)), lane,
+            carried);
+        if (pingPong) {
+          // The other consumer may start its next tile's wgmma.
+          Value firstLane = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::eq, lane, index(0));
+          scf::IfOp::create(b, loc, firstLane, [&](OpBuilder &, Location) {
+            nvgpu::MBarrierArriveOp::create(
+                b, loc, nvgpu::MBarrierTokenType::get(context), turn, other);
+            scf::YieldOp::create(b, loc);
+          });
+        }
 
-        NVVM::WgmmaFenceAlignedOp::create(b, loc);
-        SmallVector<Value> next(carried);
-        for (int64_t step = 0; step < kTileK / 16; ++step)
-          for (int64_t slab = 0; slab < plan.slabs; ++slab)
-            for (int64_t box = 0; box < plan.boxes; ++box) {
-              // A k16 step is 32 bytes along the swizzled 128-byte row (+2
-              // in the address field); a slab is 8 KiB (+512).
-              Value a = arith::AddIOp::create(b, loc, descA,
-                                              i64(512 * slab + 2 * step));
-              Value bb =
-                  arith::AddIOp::create(b, loc, descB[box], i64(2 * step));
-              Value &acc = next[slab * plan.boxes + box];
-              acc = NVVM::WgmmaMmaAsyncOp::create(
-                  b, loc, accType, acc, a, bb,
-                  NVVM::MMAShapeAttr::get(context, 64, kTileN, 16),
-                  NVVM::WGMMATypesAttr::get(context, wgmmaType),
-                  NVVM::WGMMATypesAttr::get(context, wgmmaType),
-                  NVVM::WGMMATypesAttr::get(context, NVVM::WGMMATypes::f32),
-                  NVVM::WGMMAScaleOutAttr::get(context,
-                                               NVVM::WGMMAScaleOut::one),
-                  NVVM::WGMMAScaleInAttr::get(context,
-                                              NVVM::WGMMAScaleIn::one),
-                  NVVM::WGMMAScaleInAttr::get(context,
-                                              NVVM::WGMMAScaleIn::one),
-                  NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::row),
-                  NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::col),
-                  NVVM::MMAIntOverflowAttr());
-            }
-        NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-        NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
-
-        // Group tile - 1 has retired in this warp: its first lane releases
-        // the slot.
-        Value release = arith::AndIOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, tile,
-                                  index(1)),
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
-                                  index(0)));
-        scf::IfOp::create(b, loc, release, [&](OpBuilder &, Location) {
-          Value previous = arith::RemUIOp::create(
-              b, loc, arith::SubIOp::create(b, loc, tile, index(1)),
-              index(plan.stages));
-          nvgpu::MBarrierArriveOp::create(
-              b, loc, nvgpu::MBarrierTokenType::get(context), empty, previous);
-          scf::YieldOp::create(b, loc);
-        });
-        scf::YieldOp::create(b, loc, next);
+        EpilogueFrame frame;
+        Value rowInSlab = arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, warp, index(16)),
+            arith::DivUIOp::create(b, loc, lane, index(4)));
+        frame.rowBase = arith::AddIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, m0, rowOffset), rowInSlab);
+        frame.n0 = n0;
+        frame.quad = arith::RemUIOp::create(b, loc, lane, index(4));
+        frame.rows = rows;
+        frame.inputs = inputs;
+        frame.outputs = outputs;
+        for (int64_t slab = 0; slab < plan.slabs; ++slab)
+          frame.accumulators.push_back(SmallVector<Value, 2>(
+              ArrayRef<Value>(accumulators)
+                  .slice(slab * plan.boxes, plan.boxes)));
+        emitEpilogue(b, loc, gemm, plan, frame);
+        // The next tile overwrites the registers; nothing is carried, so
+        // the epilogue frees them as it goes.
+        scf::YieldOp::create(b, loc, carried);
       });
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
-
-  EpilogueFrame frame;
-  Value rowInSlab = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, warp, index(16)),
-      arith::DivUIOp::create(b, loc, lane, index(4)));
-  frame.rowBase = arith::AddIOp::create(
-      b, loc,
-      arith::AddIOp::create(
-          b, loc, m0,
-          arith::MulIOp::create(b, loc, consumer, index(plan.slabs * 64))),
-      rowInSlab);
-  frame.n0 = n0;
-  frame.quad = arith::RemUIOp::create(b, loc, lane, index(4));
-  frame.rows = rows;
-  frame.inputs = inputs;
-  frame.outputs = outputs;
-  for (int64_t slab = 0; slab < plan.slabs; ++slab)
-    frame.accumulators.push_back(
-        SmallVector<Value, 2>(loop.getResults().slice(slab * plan.boxes,
-                                                      plan.boxes)));
-  emitEpilogue(b, loc, gemm, plan, frame);
 }
 
 void GemmKernelBuilder::build(StringRef name) {

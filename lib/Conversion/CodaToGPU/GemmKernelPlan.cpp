@@ -13,6 +13,17 @@
 using namespace mlir;
 using namespace mlir::coda;
 
+/// The deepest ring the automatic choice builds.
+constexpr int64_t kMaxStages = 8;
+
+std::optional<GemmSchedule> mlir::coda::parseGemmSchedule(StringRef name) {
+  if (name == "cooperative")
+    return GemmSchedule::Cooperative;
+  if (name == "pingpong")
+    return GemmSchedule::PingPong;
+  return std::nullopt;
+}
+
 const EpilogueRange &GemmKernelPlan::rangeOf(int64_t column) const {
   for (const EpilogueRange &range : ranges)
     if (column < range.end)
@@ -191,8 +202,10 @@ static LogicalResult checkGemmOperands(GemmOp gemm, int64_t width) {
 }
 
 FailureOr<GemmKernelPlan> mlir::coda::planGemmKernel(GemmOp gemm,
+                                                     GemmSchedule schedule,
                                                      int64_t stages) {
   GemmKernelPlan plan;
+  plan.schedule = schedule;
   plan.width = getOutputWidth(gemm);
   plan.k = gemm.getK();
   plan.stages = stages;
@@ -263,6 +276,9 @@ FailureOr<GemmKernelPlan> mlir::coda::planGemmKernel(GemmOp gemm,
     }
   }
 
+  if (stages == 0)
+    plan.stages = std::min<int64_t>(
+        kMaxStages, (kMaxSharedBytes - 1024) / plan.stageBytes());
   if (plan.sharedBytes() > kMaxSharedBytes)
     return gemm.emitError("a ring of ")
            << stages << " stages of " << plan.stageBytes() / 1024

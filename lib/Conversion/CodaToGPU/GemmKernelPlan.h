@@ -41,19 +41,37 @@ struct EpilogueRange {
   SmallVector<int64_t> bases;
 };
 
-/// The static shape of one GEMM kernel.
+/// How the two consumer warpgroups share the work of a CTA.
+enum class GemmSchedule {
+  /// Both work on one tile, each on its own rows.
+  Cooperative,
+  /// Each works on its own tiles, in turn: one's epilogue runs while the
+  /// other's wgmma runs.
+  PingPong,
+};
+
+/// Parses "cooperative" or "pingpong".
+std::optional<GemmSchedule> parseGemmSchedule(StringRef name);
+
+/// The static shape of one GEMM kernel. The grid is persistent: each CTA
+/// walks tiles blockIdx.x, blockIdx.x + gridDim.x, ...
 struct GemmKernelPlan {
+  GemmSchedule schedule = GemmSchedule::Cooperative;
   /// m64 slabs per consumer warpgroup and B boxes per stage; their product
   /// is at most 2 (128 accumulator registers per thread).
   int64_t slabs = 2, boxes = 1;
-  int64_t stages = 4;
+  int64_t stages = 0;
   /// Output columns W the grid covers, and the reduction length K.
   int64_t width = 0, k = 0;
   SmallVector<EpilogueRange> ranges;
   /// The first accumulator column of each weight.
   SmallVector<int64_t> weightStarts;
 
-  int64_t tileM() const { return kConsumers * slabs * 64; }
+  /// Consumer warpgroups per tile, and the rows of a tile.
+  int64_t consumersPerTile() const {
+    return schedule == GemmSchedule::Cooperative ? kConsumers : 1;
+  }
+  int64_t tileM() const { return consumersPerTile() * slabs * 64; }
   int64_t aBoxBytes() const { return tileM() * kTileK * 2; }
   int64_t bBoxBytes() const { return kTileN * kTileK * 2; }
   int64_t stageBytes() const { return aBoxBytes() + boxes * bBoxBytes(); }
@@ -66,9 +84,11 @@ struct GemmKernelPlan {
   const EpilogueRange &rangeOf(int64_t column) const;
 };
 
-/// Plans the kernel of `gemm` with a ring of `stages` slots; reports on the
-/// op (or the epilogue op at fault) why the generator cannot take it.
-FailureOr<GemmKernelPlan> planGemmKernel(GemmOp gemm, int64_t stages);
+/// Plans the kernel of `gemm` with `schedule` and a ring of `stages` slots
+/// (0: as many as fit in shared memory, at most 8); reports on the op (or
+/// the epilogue op at fault) why the generator cannot take it.
+FailureOr<GemmKernelPlan> planGemmKernel(GemmOp gemm, GemmSchedule schedule,
+                                         int64_t stages);
 
 /// The output columns of `gemm`'s epilogue: the width of its tile results,
 /// or of the values its partials reduce.

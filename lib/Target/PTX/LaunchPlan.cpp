@@ -9,14 +9,17 @@
 //                 "role": "argument", "index": 0}, ...,
 //                {"name": "t0", ..., "role": "workspace"}],
 //    "results": ["t0", "t5"],
-//    "kernels": [{"name": "block_gemm0", "block": 384,
-//                 "rows_per_block": 256, "grid_y": 16,
-//                 "shared_bytes": 197632, "results": 3,
+//    "kernels": [{"name": "block_gemm0", "block": 384, "persistent": true,
+//                 "rows_per_tile": 128, "tiles_n": 16, "stages": 6,
+//                 "schedule": "pingpong", "shared_bytes": 197632,
+//                 "results": 3,
 //                 "arguments": [{"tensor_map": "arg1", "box": [64, 256]},
 //                               ..., {"rows": true}, {"buffer": "arg0"}, ...]}]}
 //
-// grid = (ceil(M / rows_per_block), grid_y, 1); a workspace of partials has
-// shape [-1, tiles]. An op no kernel runs (attention) is a step
+// A persistent kernel's grid is (min(ceil(M / rows_per_tile) x tiles_n,
+// SMs), 1, 1), any other's (ceil(M / rows_per_tile), tiles_n, 1); with
+// M = 0 nothing is launched. A workspace of partials has shape [-1,
+// tiles_n]. An op no kernel runs (attention) is a step
 // {"boundary": op name, "operands": [...], "results": [...]} for the caller.
 //
 //===----------------------------------------------------------------------===//
@@ -89,13 +92,13 @@ static llvm::json::Object planFunction(func::FuncOp func) {
           {"results", std::move(results)}});
       continue;
     }
-    // Partials have one column per N-tile, the kernel's grid.y.
+    // Partials have one column per N-tile.
     if (isa<GemmOp>(op))
       for (llvm::json::Value &buffer :
            llvm::drop_begin(buffers, buffers.size() - op.getNumResults())) {
         llvm::json::Array &shape = *buffer.getAsObject()->getArray("shape");
         if (shape.size() == 2 && *shape[1].getAsInteger() == -1)
-          shape[1] = cast<IntegerAttr>(launch.get("grid_y")).getInt();
+          shape[1] = cast<IntegerAttr>(launch.get("tiles_n")).getInt();
       }
 
     llvm::json::Array arguments;
@@ -125,9 +128,15 @@ static llvm::json::Object planFunction(func::FuncOp func) {
                              {"op", op.getName().getStringRef()},
                              {"results", int64_t(op.getNumResults())},
                              {"arguments", std::move(arguments)}};
-    for (NamedAttribute field : launch)
+    for (NamedAttribute field : launch) {
+      StringRef name = field.getName().getValue();
       if (auto value = dyn_cast<IntegerAttr>(field.getValue()))
-        entry[field.getName().getValue()] = value.getInt();
+        entry[name] = value.getInt();
+      else if (auto flag = dyn_cast<BoolAttr>(field.getValue()))
+        entry[name] = flag.getValue();
+      else if (auto text = dyn_cast<StringAttr>(field.getValue()))
+        entry[name] = text.getValue();
+    }
     kernels.push_back(std::move(entry));
   }
 

@@ -58,12 +58,16 @@ LogicalResult mlir::coda::translateToPTX(ModuleOp module, raw_ostream &os,
 
   // Kernels for the GEMMs of every function, fused first if the input is at
   // the graph level (the pipeline leaves an epilogue-level input as it is).
-  PassManager generate(context);
-  buildCodaFusePipeline(generate.nest<func::FuncOp>(),
-                        CodaFusePipelineOptions());
-  generate.addPass(createConvertCodaToGPUPass());
-  if (failed(generate.run(module)))
-    return failure();
+  // A module at the kernel level (convert-coda-to-gpu already ran, with
+  // the options it was given) goes straight to NVVM.
+  if (module.getOps<gpu::GPUModuleOp>().empty()) {
+    PassManager generate(context);
+    buildCodaFusePipeline(generate.nest<func::FuncOp>(),
+                          CodaFusePipelineOptions());
+    generate.addPass(createConvertCodaToGPUPass());
+    if (failed(generate.run(module)))
+      return failure();
+  }
 
   // Only the kernel modules go down to NVVM; the host functions stay coda.
   OwningOpRef<ModuleOp> kernels = ModuleOp::create(module.getLoc());

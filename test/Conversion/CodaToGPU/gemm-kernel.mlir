@@ -1,14 +1,17 @@
 // RUN: coda-opt %s --split-input-file --convert-coda-to-gpu | FileCheck %s
 // RUN: coda-opt %s --split-input-file --convert-coda-to-gpu="stages=2" | FileCheck %s --check-prefix=TWO
+// RUN: coda-opt %s --split-input-file --convert-coda-to-gpu="schedule=pingpong" | FileCheck %s --check-prefix=PINGPONG
 
-// A GEMM with a bias, SiLU and a residual tile becomes one kernel of three
-// warpgroups: tensor maps and pointers in; a producer warpgroup that gives
-// up registers and streams TMA boxes through a ring guarded by "full" and
-// "empty" mbarriers; two consumer warpgroups that take registers, run
-// wgmma on two m64 slabs each and release slots; the epilogue per register
-// with loads and predicated stores.
+// A GEMM with a bias, SiLU and a residual tile becomes one persistent
+// kernel of three warpgroups: tensor maps and pointers in; each CTA walks
+// its share of the ceil(M / 256) x 3 tiles; a producer warpgroup gives up
+// registers and streams TMA boxes through a ring guarded by "full" and
+// "empty" mbarriers; two consumer warpgroups take registers, run wgmma on
+// two m64 slabs each (the tile's first k16 step overwrites the
+// accumulators), release slots, and run the epilogue per register with
+// loads and predicated stores.
 // CHECK-LABEL: func.func @fused
-//       CHECK:   coda.gemm {{.*}}{coda.kernel = @coda_kernels::@fused_gemm0, coda.launch = {block = 384 : i64, grid_y = 3 : i64, rows_per_block = 256 : i64, shared_bytes = 197632 : i64, tensor_map_rows = array<i64: 256, 128>}}
+//       CHECK:   coda.gemm {{.*}}{coda.kernel = @coda_kernels::@fused_gemm0, coda.launch = {block = 384 : i64, persistent = true, rows_per_tile = 256 : i64, schedule = "cooperative", shared_bytes = 197632 : i64, stages = 4 : i64, tensor_map_rows = array<i64: 256, 128>, tiles_n = 3 : i64}}
 //       CHECK: gpu.module @coda_kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">]
 //       CHECK:   memref.global "public" @coda_smem : memref<0xi8, #gpu.address_space<workgroup>> {alignment = 1024 : i64}
 //       CHECK:   gpu.func @fused_gemm0(%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) kernel attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32}
@@ -17,27 +20,34 @@
 //       CHECK:     %[[EMPTY:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 //       CHECK:     nvgpu.mbarrier.init %[[FULL]][%{{.+}}], %c1
 //       CHECK:     nvgpu.mbarrier.init %[[EMPTY]][%{{.+}}], %c8
-//       CHECK:     nvvm.setmaxregister decrease 40
+//       CHECK:     nvvm.setmaxregister decrease 24
 //       CHECK:       scf.for
-//       CHECK:         nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
-//       CHECK:         nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.+}}], %c49152
-//       CHECK:         nvgpu.tma.async.load {{.*}} : <tensor = memref<256x64xbf16, 3>
-//       CHECK:         nvgpu.tma.async.load {{.*}} : <tensor = memref<128x64xbf16, 3>
-//       CHECK:     nvvm.setmaxregister increase 232
+//       CHECK:         scf.for
+//       CHECK:           nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
+//       CHECK:           nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.+}}], %c49152
+//       CHECK:           nvgpu.tma.async.load {{.*}} : <tensor = memref<256x64xbf16, 3>
+//       CHECK:           nvgpu.tma.async.load {{.*}} : <tensor = memref<128x64xbf16, 3>
+//       CHECK:     nvvm.setmaxregister increase 240
 //       CHECK:       scf.for
 //       CHECK:         nvgpu.mbarrier.try_wait.parity %[[FULL]]
 //       CHECK:         nvvm.wgmma.fence.aligned
-//   CHECK-COUNT-8:     nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
-//       CHECK:         nvvm.wgmma.commit.group.sync.aligned
-//       CHECK:         nvvm.wgmma.wait.group.sync.aligned 1
+//       CHECK:         nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+//       CHECK:         nvvm.wgmma.mma_async {{.*}}D[<f32>, <zero>]
+//   CHECK-COUNT-6:     nvvm.wgmma.mma_async {{.*}}D[<f32>, <one>]
+//       CHECK:         scf.for
+//       CHECK:           nvgpu.mbarrier.try_wait.parity %[[FULL]]
+//   CHECK-COUNT-8:       nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+//       CHECK:           nvvm.wgmma.commit.group.sync.aligned
+//       CHECK:           nvvm.wgmma.wait.group.sync.aligned 1
+//       CHECK:           nvgpu.mbarrier.arrive %[[EMPTY]]
+//       CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
 //       CHECK:         nvgpu.mbarrier.arrive %[[EMPTY]]
-//       CHECK:       nvvm.wgmma.wait.group.sync.aligned 0
-//       CHECK:       llvm.extractvalue
-//       CHECK:       llvm.load
-//       CHECK:       math.exp
-//       CHECK:       scf.if
-//       CHECK:         arith.truncf {{.*}} : f32 to bf16
-//       CHECK:         llvm.store
+//       CHECK:         llvm.extractvalue
+//       CHECK:         llvm.load
+//       CHECK:         math.exp
+//       CHECK:         scf.if
+//       CHECK:           arith.truncf {{.*}} : f32 to bf16
+//       CHECK:           llvm.store
 // TWO: num_barriers = 2
 func.func @fused(%x: tensor<?x256xbf16>, %w: tensor<384x256xbf16>, %b: tensor<384xbf16>, %r: tensor<?x384xbf16>) -> tensor<?x384xbf16> {
   %y = coda.gemm %x, [%w] inputs(%b, %r) : (tensor<?x256xbf16>, tensor<384x256xbf16>, tensor<384xbf16>, tensor<?x384xbf16>) -> tensor<?x384xbf16> {
@@ -120,7 +130,7 @@ func.func @finish(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<?x
 // gate column j and up column j sit in the same register of the two
 // accumulators.
 // CHECK-LABEL: func.func @swiglu
-//       CHECK:   coda.launch = {block = 384 : i64, grid_y = 2 : i64, rows_per_block = 128 : i64, shared_bytes = 197632 : i64, tensor_map_rows = array<i64: 128, 128, 128>}
+//       CHECK:   coda.launch = {block = 384 : i64, persistent = true, rows_per_tile = 128 : i64, schedule = "cooperative", shared_bytes = 197632 : i64, stages = 4 : i64, tensor_map_rows = array<i64: 128, 128, 128>, tiles_n = 2 : i64}
 //       CHECK:   gpu.func @swiglu_gemm0(%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr)
 //       CHECK:     nvgpu.mbarrier.arrive.expect_tx {{.*}}, %c49152
 //   CHECK-COUNT-3:   nvgpu.tma.async.load
@@ -128,6 +138,10 @@ func.func @finish(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<?x
 //   CHECK-COUNT-8:   nvvm.wgmma.mma_async
 //   CHECK-NOT:       nvvm.wgmma.mma_async
 //       CHECK:       nvvm.wgmma.commit.group.sync.aligned
+//       CHECK:       scf.for
+//   CHECK-COUNT-8:     nvvm.wgmma.mma_async
+//   CHECK-NOT:         nvvm.wgmma.mma_async
+//       CHECK:         nvvm.wgmma.commit.group.sync.aligned
 func.func @swiglu(%h: tensor<?x64xbf16>, %wg: tensor<256x64xbf16>, %wu: tensor<256x64xbf16>, %r: tensor<?x1xf32>) -> tensor<?x256xbf16> {
   %y = coda.gemm %h, [%wg, %wu] inputs(%r) : (tensor<?x64xbf16>, tensor<256x64xbf16>, tensor<256x64xbf16>, tensor<?x1xf32>) -> tensor<?x256xbf16> {
   ^bb0(%acc: tensor<?x512xf32>, %rstd: tensor<?x1xf32>):
@@ -169,3 +183,19 @@ func.func @rope(%x: tensor<?x64xbf16>, %w: tensor<384x64xbf16>, %c: tensor<?x32x
   }
   return %y : tensor<?x384xbf16>
 }
+
+// Ping-pong: each consumer takes every other tile of 128 rows (a 128-row A
+// box, 32 KiB stages, 7 of them), and starts a tile's wgmma when the other
+// consumer has issued its previous tile's ("turn" mbarriers, one arrive per
+// warp).
+// PINGPONG-LABEL: func.func @fused
+//       PINGPONG:   coda.launch = {block = 384 : i64, persistent = true, rows_per_tile = 128 : i64, schedule = "pingpong", shared_bytes = 230400 : i64, stages = 7 : i64, tensor_map_rows = array<i64: 128, 128>, tiles_n = 3 : i64}
+//       PINGPONG:   gpu.func @fused_gemm0
+//       PINGPONG:     nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 7>
+//       PINGPONG:     nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 7>
+//       PINGPONG:     %[[TURN:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+//       PINGPONG:     nvgpu.mbarrier.init %{{.+}}[%{{.+}}], %c4 : <memorySpace = #gpu.address_space<workgroup>, num_barriers = 7>
+//       PINGPONG:     nvvm.setmaxregister increase 240
+//       PINGPONG:       nvgpu.mbarrier.try_wait.parity %[[TURN]]
+//       PINGPONG:       nvvm.wgmma.mma_async
+//       PINGPONG:       nvgpu.mbarrier.arrive %[[TURN]]

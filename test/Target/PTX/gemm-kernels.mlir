@@ -6,6 +6,7 @@
 //
 // RUN: coda-translate --coda-to-ptx %s -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
+// RUN: FileCheck %s --check-prefix=PRODUCER < %t.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 
 // CHECK: .target sm_90a
@@ -14,8 +15,8 @@
 // CHECK: .maxntid 384, 1, 1
 // CHECK: .minnctapersm 1
 // CHECK: mbarrier.init.shared
-// The consumers (laid out first by LLVM):
-// CHECK: setmaxnreg.inc.sync.aligned.u32 232
+// The consumers:
+// CHECK: setmaxnreg.inc.sync.aligned.u32 240
 // CHECK: mbarrier.try_wait.parity
 // CHECK: wgmma.fence.sync.aligned
 // CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
@@ -26,9 +27,11 @@
 // CHECK: cvt.rn.bf16x2.f32
 // CHECK: st.global.b32
 // The producer:
-// CHECK: setmaxnreg.dec.sync.aligned.u32 40
-// CHECK: mbarrier.arrive.expect_tx.shared.b64
-// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// PRODUCER-LABEL: .visible .entry fused_gemm0(
+// PRODUCER: setmaxnreg.dec.sync.aligned.u32 24
+// PRODUCER: mbarrier.arrive.expect_tx.shared.b64
+// PRODUCER: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// PRODUCER-LABEL: .visible .entry plain_gemm0(
 // CHECK-LABEL: .visible .entry plain_gemm0(
 // CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 

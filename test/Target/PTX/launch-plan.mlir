@@ -8,7 +8,7 @@
 
 // CHECK:      "kernels": [
 // CHECK:          "name": "attend_gemm0",
-// CHECK:          "rows_per_block": 256,
+// CHECK:          "rows_per_tile": 256,
 // CHECK:          "boundary": "coda.attention",
 // CHECK-NEXT:     "operands": [
 // CHECK-NEXT:       "t0",

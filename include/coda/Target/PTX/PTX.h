@@ -12,9 +12,10 @@
 
 namespace mlir::coda {
 
-/// Compiles `module`, at the graph or the epilogue-program level, to PTX for
-/// sm_90a: runs coda-fuse-pipeline and convert-coda-to-gpu on it, lowers the
-/// kernels through NVVM and writes the PTX of every kernel module to `os`.
+/// Compiles `module`, at the graph, epilogue-program or kernel level, to PTX
+/// for sm_90a: runs coda-fuse-pipeline and convert-coda-to-gpu on it unless
+/// it holds kernels already, lowers the kernels through NVVM and writes the
+/// PTX of every kernel module to `os`.
 /// math functions need libdevice: CUDA_ROOT names the toolkit
 /// (/usr/local/cuda when unset and present). With a non-empty `planPath`,
 /// the launch plan (LaunchPlan.h) is written there.
