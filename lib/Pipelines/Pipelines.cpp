@@ -85,6 +85,18 @@ void mlir::coda::buildCodaCpuPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+void mlir::coda::buildCodaLowerToNVVMPipeline(OpPassManager &pm) {
+  pm.addPass(createCodaLowerKernelModulesPass());
+}
+
+void mlir::coda::buildCodaToPTXPipeline(
+    OpPassManager &pm, const CodaToPTXPipelineOptions &options) {
+  buildCodaFusePipeline(pm.nest<func::FuncOp>(), CodaFusePipelineOptions());
+  pm.addPass(createConvertCodaToGPUPass(
+      {options.stages, options.schedule.getValue()}));
+  buildCodaLowerToNVVMPipeline(pm);
+}
+
 void mlir::coda::registerCodaPipelines() {
   PassPipelineRegistration<CodaFusePipelineOptions>(
       "coda-fuse-pipeline",
@@ -94,4 +106,12 @@ void mlir::coda::registerCodaPipelines() {
       "coda-cpu-pipeline",
       "lower coda functions to the LLVM dialect for the CPU reference path",
       buildCodaCpuPipeline);
+  PassPipelineRegistration<>(
+      "coda-lower-to-nvvm-pipeline",
+      "lower the generated kernel modules through NVVM to PTX for sm_90a",
+      buildCodaLowerToNVVMPipeline);
+  PassPipelineRegistration<CodaToPTXPipelineOptions>(
+      "coda-to-ptx-pipeline",
+      "fuse, generate the Hopper kernels and lower them to PTX for sm_90a",
+      buildCodaToPTXPipeline);
 }

@@ -32,7 +32,7 @@
 // EXIT: {{^}}exit=1{{$}}
 
 // CUSTOM: {{.*}}custom-op.mlir:2:8: error: Dialect `bogus' not found for custom op 'bogus.relu'
-// CUSTOM: {{.*}}custom-op.mlir:2:8: note: Available dialects: {{.*}}builtin, coda, func
+// CUSTOM: {{.*}}custom-op.mlir:2:8: note: Available dialects: {{.*}}builtin, {{(cf, )?}}coda, func
 
 // GENERIC: {{.*}}generic-op.mlir:2:20: error: operation being parsed with an unregistered dialect
 

@@ -100,4 +100,18 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def CodaLowerKernelModulesPass
+    : Pass<"coda-lower-kernel-modules", "::mlir::ModuleOp"> {
+  let summary = "lower the generated kernel modules through NVVM to PTX";
+  let description = [{
+    Lowers every `gpu.module` of the module (the kernels of
+    convert-coda-to-gpu) through NVGPU, NVVM and LLVM to PTX for `sm_90a`
+    (O3, PTX ISA 8.0) and replaces it with a `gpu.binary` holding the PTX
+    text, leaving the host functions as they are (at the coda level, each
+    GEMM naming its kernel). The kernel modules are lowered apart from the
+    host code by MLIR's GPU-to-NVVM pipeline; libdevice comes from
+    CUDA_ROOT (/usr/local/cuda when unset).
+  }];
+}
+
 #endif // CODA_CONVERSION_PASSES_TD

@@ -55,6 +55,37 @@ struct CodaCpuPipelineOptions
 void buildCodaCpuPipeline(OpPassManager &pm,
                           const CodaCpuPipelineOptions &options);
 
+/// Builds `coda-lower-to-nvvm-pipeline` on a `builtin.module` pass manager:
+/// the module's `gpu.module`s (the kernels of convert-coda-to-gpu) go
+/// through NVVM to PTX for sm_90a (O3, PTX ISA 8.0), each becoming a
+/// `gpu.binary` that holds the PTX text; host functions are left as they
+/// are (coda-lower-kernel-modules). libdevice comes from CUDA_ROOT.
+void buildCodaLowerToNVVMPipeline(OpPassManager &pm);
+
+/// Options of `coda-to-ptx-pipeline`: those of coda-fuse-pipeline and of
+/// convert-coda-to-gpu.
+struct CodaToPTXPipelineOptions
+    : public PassPipelineOptions<CodaToPTXPipelineOptions> {
+  Option<unsigned> stages{
+      *this, "stages",
+      llvm::cl::desc("Shared-memory ring slots of the GEMM mainloop (0: as "
+                     "many as fit)"),
+      llvm::cl::init(0)};
+  Option<std::string> schedule{
+      *this, "schedule",
+      llvm::cl::desc("How the consumer warpgroups share a CTA's tiles: "
+                     "\"cooperative\" or \"pingpong\""),
+      llvm::cl::init("cooperative")};
+};
+
+/// Builds `coda-to-ptx-pipeline` on a `builtin.module` pass manager:
+/// coda-fuse-pipeline on every function (an epilogue-level function is left
+/// as it is), convert-coda-to-gpu, then coda-lower-to-nvvm-pipeline. The
+/// host functions stay at the coda level, each GEMM and reduction naming
+/// its kernel (`coda.kernel`) and launch (`coda.launch`).
+void buildCodaToPTXPipeline(OpPassManager &pm,
+                            const CodaToPTXPipelineOptions &options);
+
 /// Registers every coda pipeline with the global pass registry.
 void registerCodaPipelines();
 

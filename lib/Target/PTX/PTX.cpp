@@ -14,7 +14,6 @@
 #include "coda/Pipelines/Pipelines.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
@@ -33,7 +32,7 @@ using namespace mlir;
 using namespace mlir::coda;
 
 /// Points CUDA_ROOT at /usr/local/cuda when it is unset and the toolkit is
-/// there: the NVVM serializer links libdevice from it.
+/// there: ptxas is found there.
 static void defaultCudaRoot() {
   if (!std::getenv("CUDA_ROOT") &&
       llvm::sys::fs::is_directory("/usr/local/cuda"))
@@ -57,41 +56,23 @@ LogicalResult mlir::coda::translateToPTX(ModuleOp module, raw_ostream &os,
   defaultCudaRoot();
 
   // Kernels for the GEMMs of every function, fused first if the input is at
-  // the graph level (the pipeline leaves an epilogue-level input as it is).
-  // A module at the kernel level (convert-coda-to-gpu already ran, with
-  // the options it was given) goes straight to NVVM.
-  if (module.getOps<gpu::GPUModuleOp>().empty()) {
-    PassManager generate(context);
-    buildCodaFusePipeline(generate.nest<func::FuncOp>(),
-                          CodaFusePipelineOptions());
-    generate.addPass(createConvertCodaToGPUPass());
-    if (failed(generate.run(module)))
-      return failure();
-  }
-
-  // Only the kernel modules go down to NVVM; the host functions stay coda.
-  OwningOpRef<ModuleOp> kernels = ModuleOp::create(module.getLoc());
-  (*kernels)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                      UnitAttr::get(context));
-  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
-    kernels->push_back(gpuModule->clone());
-  if (kernels->getBody()->empty())
+  // the graph level (the pipeline leaves an epilogue-level input as it is);
+  // a module at the kernel level (convert-coda-to-gpu already ran, with
+  // the options it was given) is only lowered.
+  PassManager pm(context);
+  if (module.getOps<gpu::GPUModuleOp>().empty())
+    buildCodaToPTXPipeline(pm, CodaToPTXPipelineOptions());
+  else
+    buildCodaLowerToNVVMPipeline(pm);
+  if (failed(pm.run(module)))
+    return failure();
+  if (module.getOps<gpu::BinaryOp>().empty())
     return mlir::emitError(module.getLoc(),
                            "no coda.gemm to generate a kernel for");
   if (!planPath.empty() && failed(writeLaunchPlanFile(module, planPath)))
     return failure();
 
-  PassManager lower(context);
-  gpu::GPUToNVVMPipelineOptions options;
-  options.cubinChip = "sm_90a";
-  options.cubinFeatures = "+ptx80";
-  options.cubinFormat = "isa";
-  options.optLevel = 3;
-  gpu::buildLowerToNVVMPassPipeline(lower, options);
-  if (failed(lower.run(*kernels)))
-    return failure();
-
-  for (auto binary : kernels->getOps<gpu::BinaryOp>())
+  for (auto binary : module.getOps<gpu::BinaryOp>())
     for (Attribute object : binary.getObjects())
       os << "// kernels of @" << binary.getName() << "\n"
          << cast<gpu::ObjectAttr>(object).getObject().getValue();

@@ -1,0 +1,79 @@
+//===- LowerKernelModules.cpp - kernel modules to PTX binaries ------------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// MLIR's GPU-to-NVVM pipeline lowers host code too, which the coda-level
+// host functions cannot go through. The kernel modules are therefore
+// cloned into a nested module of their own, lowered there, and their
+// binaries moved out in place of the originals.
+//
+//===----------------------------------------------------------------------===//
+
+#include "coda/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+
+#include <cstdlib>
+
+namespace mlir::coda {
+#define GEN_PASS_DEF_CODALOWERKERNELMODULESPASS
+#include "coda/Conversion/Passes.h.inc"
+} // namespace mlir::coda
+
+using namespace mlir;
+
+namespace {
+struct CodaLowerKernelModulesPass
+    : public coda::impl::CodaLowerKernelModulesPassBase<
+          CodaLowerKernelModulesPass> {
+  using Base::Base;
+
+  static void buildLowering(OpPassManager &pm) {
+    gpu::GPUToNVVMPipelineOptions options;
+    options.cubinChip = "sm_90a";
+    options.cubinFeatures = "+ptx80";
+    options.cubinFormat = "isa";
+    options.optLevel = 3;
+    gpu::buildLowerToNVVMPassPipeline(pm, options);
+  }
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    OpPassManager pm(ModuleOp::getOperationName());
+    buildLowering(pm);
+    pm.getDependentDialects(registry);
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto kernelModules = llvm::to_vector(module.getOps<gpu::GPUModuleOp>());
+    if (kernelModules.empty())
+      return;
+    // The NVVM serializer links libdevice from the toolkit.
+    if (!std::getenv("CUDA_ROOT") &&
+        llvm::sys::fs::is_directory("/usr/local/cuda"))
+      ::setenv("CUDA_ROOT", "/usr/local/cuda", /*overwrite=*/0);
+
+    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+    auto nested = ModuleOp::create(builder, module.getLoc());
+    nested->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    builder.getUnitAttr());
+    for (gpu::GPUModuleOp kernels : kernelModules)
+      nested.getBody()->push_back(kernels->clone());
+    OpPassManager pm(ModuleOp::getOperationName());
+    buildLowering(pm);
+    if (failed(runPipeline(pm, nested))) {
+      nested->erase();
+      return signalPassFailure();
+    }
+    for (gpu::GPUModuleOp kernels : kernelModules)
+      kernels->erase();
+    for (auto binary :
+         llvm::make_early_inc_range(nested.getOps<gpu::BinaryOp>()))
+      binary->moveBefore(nested);
+    nested->erase();
+  }
+};
+} // namespace
