@@ -275,9 +275,12 @@ def run_case(case, base, modules):
                       schedule=kernel.get("schedule", ""), m=m, error=max(errors), eager_error=max(eager_errors),
                       errors=errors, eager_errors=eager_errors, ok=ok)
         if case.get("time") and kernel["op"] == "coda.gemm":
-            a, weights = inputs[0], [buffers[x["tensor_map"]]
-                                     for x in kernel["arguments"][1:]
-                                     if "tensor_map" in x]
+            # A and the weights are the tensor maps before the row count.
+            rows_at = next(i for i, x in enumerate(kernel["arguments"])
+                           if "rows" in x)
+            a = inputs[0]
+            weights = [buffers[x["tensor_map"]]
+                       for x in kernel["arguments"][1:rows_at]]
             w = torch.cat(weights) if len(weights) > 1 else weights[0]
             out = torch.empty(m, w.shape[0], device="cuda", dtype=a.dtype)
             ours = time_ms(launch)

@@ -293,11 +293,12 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
   // loads are in flight together, then its stores and its terms of the
   // partial sums. Walking columns outermost frees the accumulator registers
   // of a column in every row as soon as the batch is done.
+  int64_t rowsPerBatch = std::min<int64_t>(kRowsPerBatch, rowStates.size());
   for (MutableArrayRef<RowState> rowGroup :
-       llvm::map_range(llvm::seq<int64_t>(0, rowStates.size() / kRowsPerBatch),
+       llvm::map_range(llvm::seq<int64_t>(0, rowStates.size() / rowsPerBatch),
                        [&](int64_t i) {
                          return MutableArrayRef<RowState>(rowStates).slice(
-                             i * kRowsPerBatch, kRowsPerBatch);
+                             i * rowsPerBatch, rowsPerBatch);
                        }))
   for (ArrayRef<int64_t> batch :
        llvm::map_range(llvm::seq<int64_t>(0, order.size() / kPairsPerBatch),

@@ -130,14 +130,14 @@ private:
   SmallVector<Value> weightMaps;
   ValueRange inputs, outputs;
   // Values of the setup.
-  Value tid, warpgroup, smem, pad, full, empty, turn;
+  Value tid, warpgroup, smem, full, empty, turn;
   Value rowTiles, cta, ctas, ctaTiles;
 };
 } // namespace
 
 Value GemmKernelBuilder::view(Value byteOffset, int64_t rows) {
   return memref::ViewOp::create(b, loc, boxType(rows), smem,
-                                arith::AddIOp::create(b, loc, byteOffset, pad),
+                                byteOffset,
                                 ValueRange());
 }
 
@@ -180,8 +180,8 @@ void GemmKernelBuilder::buildSetup() {
                             arith::SubIOp::create(b, loc, ctas, index(1))),
       ctas);
 
-  // The dynamic shared memory, its base rounded up to 1 KiB (the swizzle
-  // atom); ptxas aligns the extern array, so the pad is 0 in practice.
+  // The dynamic shared memory: an extern array that the PTX declares
+  // 1 KiB-aligned (the swizzle atom), so slot offsets are from its start.
   auto workgroup =
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
   auto globalType = MemRefType::get({0}, b.getI8Type(),
@@ -192,11 +192,6 @@ void GemmKernelBuilder::buildSetup() {
       MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                       MemRefLayoutAttrInterface(), workgroup),
       global);
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
-  Value misalignment = arith::RemUIOp::create(b, loc, base, index(1024));
-  pad = arith::RemUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, index(1024), misalignment),
-      index(1024));
 
   // `full[s]` completes when slot s has landed (the producer's arrive and
   // the TMA bytes); `empty[s]` when every warp that reads it has retired
