@@ -113,10 +113,12 @@ private:
   /// Slot and phase of step `g` of the ring.
   std::pair<Value, Value> ringPosition(Value g);
   /// One tile's mainloop for one consumer: ring steps first .. first +
-  /// kTiles - 1, on the registers of `carried`; returns the accumulators,
-  /// [slab][box].
+  /// kTiles - 1, on the registers of `carried`; `onIssued` runs once every
+  /// wgmma is issued, before the last ones retire. Returns the
+  /// accumulators, [slab][box].
   SmallVector<Value> buildMainloop(Value first, Value aRows, Value lane,
-                                   ValueRange carried);
+                                   ValueRange carried,
+                                   function_ref<void()> onIssued);
 
   OpBuilder &b;
   Location loc;
@@ -330,9 +332,10 @@ void GemmKernelBuilder::buildProducer() {
   });
 }
 
-SmallVector<Value> GemmKernelBuilder::buildMainloop(Value first, Value aRows,
-                                                    Value lane,
-                                                    ValueRange carried) {
+SmallVector<Value>
+GemmKernelBuilder::buildMainloop(Value first, Value aRows, Value lane,
+                                 ValueRange carried,
+                                 function_ref<void()> onIssued) {
   MLIRContext *context = b.getContext();
   auto wgmmaType =
       elementType.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
@@ -415,6 +418,7 @@ SmallVector<Value> GemmKernelBuilder::buildMainloop(Value first, Value aRows,
   loop->setAttr(LLVM::BrOp::getLoopAnnotationAttrName(
                     OperationName(LLVM::BrOp::getOperationName(), context)),
                 keepRolled);
+  onIssued();
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
   release(arith::AddIOp::create(b, loc, first, index(plan.kTiles() - 1)),
           arith::ConstantIntOp::create(b, loc, 1, 1));
@@ -479,11 +483,11 @@ void GemmKernelBuilder::buildConsumer() {
         std::tie(m0, n0) = tileOrigin(ordinal);
         Value first =
             arith::MulIOp::create(b, loc, ordinal, index(plan.kTiles()));
-        SmallVector<Value> accumulators = buildMainloop(
-            first, arith::MulIOp::create(b, loc, rowOffset, index(128)), lane,
-            carried);
-        if (pingPong) {
-          // The other consumer may start its next tile's wgmma.
+        // Ping-pong: once this tile's wgmma are issued, the other consumer
+        // may issue its next tile's; they queue behind these.
+        auto passTurn = [&] {
+          if (!pingPong)
+            return;
           Value firstLane = arith::CmpIOp::create(
               b, loc, arith::CmpIPredicate::eq, lane, index(0));
           scf::IfOp::create(b, loc, firstLane, [&](OpBuilder &, Location) {
@@ -491,7 +495,10 @@ void GemmKernelBuilder::buildConsumer() {
                 b, loc, nvgpu::MBarrierTokenType::get(context), turn, other);
             scf::YieldOp::create(b, loc);
           });
-        }
+        };
+        SmallVector<Value> accumulators = buildMainloop(
+            first, arith::MulIOp::create(b, loc, rowOffset, index(128)), lane,
+            carried, passTurn);
 
         EpilogueFrame frame;
         Value rowInSlab = arith::AddIOp::create(
