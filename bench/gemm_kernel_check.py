@@ -11,7 +11,7 @@ torch.matmul (cuBLAS) on the same GEMM shape, in the same run.
 usage: python3 gemm_kernel_check.py CASES.json [--out DIR]
 
 CASES.json lists cases: {"ptx": file, "function": name, "m": M,
-"check": "plain" | "bias_silu_residual" | "oproj" | "block",
+"check": "plain" | "bias_silu_residual" | "oproj" | "oproj_n200" | "block",
 "time": bool}.
 """
 
@@ -214,6 +214,8 @@ CHECKS = {
     "plain": {"gemm0": ref_plain},
     "bias_silu_residual": {"gemm0": ref_bias_silu_residual},
     "oproj": {"gemm0": ref_residual_norm, "reduce0": ref_rstd},
+    "oproj_n200": {"gemm0": ref_residual_norm,
+                   "reduce0": lambda p: ref_rstd(p, count=200)},
     "block": {"gemm0": ref_residual_norm, "reduce0": ref_rstd,
               "gemm1": ref_swiglu_rstd, "gemm2": ref_residual_norm,
               "reduce1": ref_rstd, "gemm3": ref_qkv_rope},
