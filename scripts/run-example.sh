@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The main job on a fresh machine: install, build, then compile the bundled
-# Llama-3-1B block into GEMM-epilogue programs, print what was fused, and
-# check on the CPU that the fused program computes the same function.
+# Llama-3-1B block into GEMM-epilogue programs, print what was fused, check
+# on the CPU that the fused program computes the same function, and (with
+# the CUDA toolkit at CUDA_ROOT, default /usr/local/cuda) generate its
+# sm_90a kernels and launch plan into build/example/.
 # Usage: scripts/run-example.sh [FILE.mlir [ENTRY]]
 set -euo pipefail
 
@@ -22,3 +24,30 @@ echo
 echo "== CPU check: fused vs unfused, 37 rows, seed 1"
 "$build/bin/coda-run" "$example" --entry "$entry" --rows 37 --seed 1 \
   --compare-with-unfused
+
+cuda="${CUDA_ROOT:-/usr/local/cuda}"
+if [[ -d "$cuda" ]]; then
+  echo
+  echo "== Hopper kernels (coda-translate --coda-to-ptx)"
+  mkdir -p "$build/example"
+  name="$(basename "${example%.mlir}")"
+  CUDA_ROOT="$cuda" "$build/bin/coda-translate" --coda-to-ptx "$example" \
+    -o "$build/example/$name.ptx"
+  python3 - "$build/example/$name.plan.json" <<'PLAN'
+import json, sys
+plan = json.load(open(sys.argv[1]))
+for function in plan["functions"]:
+    print(f"@{function['name']}: {len(function['kernels'])} steps")
+    for k in function["kernels"]:
+        if "boundary" in k:
+            print(f"  {k['boundary']} (run by the caller)")
+            continue
+        grid = "persistent" if k["persistent"] else "grid"
+        print(f"  {k['name']:<16} {k['block']} threads, {k['rows_per_tile']}-row x "
+              f"{k['tiles_n']} tiles ({grid}), {k['shared_bytes'] // 1024} KiB shared")
+PLAN
+  echo "PTX and launch plan in $build/example/"
+else
+  echo
+  echo "== no CUDA toolkit at $cuda: skipping the Hopper kernels"
+fi
