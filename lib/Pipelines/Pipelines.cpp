@@ -92,8 +92,9 @@ void mlir::coda::buildCodaLowerToNVVMPipeline(OpPassManager &pm) {
 void mlir::coda::buildCodaToPTXPipeline(
     OpPassManager &pm, const CodaToPTXPipelineOptions &options) {
   buildCodaFusePipeline(pm.nest<func::FuncOp>(), CodaFusePipelineOptions());
-  pm.addPass(createConvertCodaToGPUPass(
+  pm.addPass(createCodaPlanKernelsPass(
       {options.stages, options.schedule.getValue()}));
+  pm.addPass(createConvertCodaToGPUPass());
   buildCodaLowerToNVVMPipeline(pm);
 }
 

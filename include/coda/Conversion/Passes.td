@@ -40,7 +40,9 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
   let summary = "generate a Hopper kernel for each coda.gemm";
   let description = [{
     Emits, for every `coda.gemm` of each function, a `gpu.func` kernel for
-    `sm_90a` named `<function>_gemm<i>`, and for every
+    `sm_90a` named `<function>_gemm<i>` (shaped by the op's `coda.plan`
+    from coda-plan-kernels when it has one, by this pass's options
+    otherwise), and for every
     `coda.reduce_partials` one named `<function>_reduce<i>`, into one
     `gpu.module @coda_kernels`, and records each kernel on its op as
     `coda.kernel`.
@@ -97,6 +99,37 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
            "\"cooperative\" (both on one tile, each on its own rows) or "
            "\"pingpong\" (each its own tiles, one's epilogue overlapping "
            "the other's mainloop)">,
+  ];
+}
+
+def CodaPlanKernelsPass : Pass<"coda-plan-kernels", "::mlir::ModuleOp"> {
+  let summary = "choose each GEMM kernel's schedule, ring and tile";
+  let description = [{
+    Decides, for every `coda.gemm`, what convert-coda-to-gpu will generate
+    and records it on the op as `coda.plan`:
+
+    * `schedule`: "cooperative" unless the option says otherwise. In the
+      measured table (`bench/NOTES.md`, steps 5-8, commands in
+      `bench/gemm_kernel_check.sh`) cooperative beats ping-pong on every
+      plain and fused shape of the Llama-3-1B block.
+    * `stages`: the deepest ring that fits in the 227 KiB of a CTA, at most
+      8, unless the option fixes it (measured: each slot fewer costs 5% or
+      more).
+    * `rows_per_tile` and `boxes`: 256 rows and one weight box per stage,
+      or 128 rows and two boxes when the epilogue reads the accumulator at
+      two column shifts (SwiGLU's gate and up).
+
+    It also fixes the partial layout that the IR keeps symbolic until now:
+    every `coda.partial_reduce` of a GEMM's epilogue, and every
+    `coda.reduce_partials` that finishes its partials, gets `tile_n = 128`,
+    the kernel's column tile. A GEMM the generator cannot take is reported
+    here, with the reason.
+  }];
+  let options = [
+    Option<"stages", "stages", "unsigned", /*default=*/"0",
+           "Ring slots: at least 2, or 0 for as many as fit">,
+    Option<"schedule", "schedule", "std::string", /*default=*/"\"cooperative\"",
+           "\"cooperative\" or \"pingpong\"">,
   ];
 }
 

@@ -62,8 +62,7 @@ void buildCodaCpuPipeline(OpPassManager &pm,
 /// are (coda-lower-kernel-modules). libdevice comes from CUDA_ROOT.
 void buildCodaLowerToNVVMPipeline(OpPassManager &pm);
 
-/// Options of `coda-to-ptx-pipeline`: those of coda-fuse-pipeline and of
-/// convert-coda-to-gpu.
+/// Options of `coda-to-ptx-pipeline`: those of coda-plan-kernels.
 struct CodaToPTXPipelineOptions
     : public PassPipelineOptions<CodaToPTXPipelineOptions> {
   Option<unsigned> stages{
@@ -80,7 +79,8 @@ struct CodaToPTXPipelineOptions
 
 /// Builds `coda-to-ptx-pipeline` on a `builtin.module` pass manager:
 /// coda-fuse-pipeline on every function (an epilogue-level function is left
-/// as it is), convert-coda-to-gpu, then coda-lower-to-nvvm-pipeline. The
+/// as it is), coda-plan-kernels, convert-coda-to-gpu, then
+/// coda-lower-to-nvvm-pipeline. The
 /// host functions stay at the coda level, each GEMM and reduction naming
 /// its kernel (`coda.kernel`) and launch (`coda.launch`).
 void buildCodaToPTXPipeline(OpPassManager &pm,

@@ -103,7 +103,14 @@ struct ConvertCodaToGPUPass
       SmallVector<Operation *> kernelOps;
       func.walk([&](Operation *op) {
         if (auto gemm = dyn_cast<GemmOp>(op)) {
-          FailureOr<GemmKernelPlan> plan = planGemmKernel(gemm, *gemmSchedule, stages);
+          // The op's coda.plan, when coda-plan-kernels ran, else the
+          // options.
+          auto fixed = readPlanAttr(gemm);
+          FailureOr<GemmKernelPlan> plan = failure();
+          if (succeeded(fixed))
+            plan = *fixed ? planGemmKernel(gemm, (*fixed)->first,
+                                           (*fixed)->second)
+                          : planGemmKernel(gemm, *gemmSchedule, stages);
           supported &= succeeded(plan);
           if (succeeded(plan))
             plans[op] = std::move(*plan);

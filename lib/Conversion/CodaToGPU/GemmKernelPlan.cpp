@@ -9,6 +9,7 @@
 #include "coda/Dialect/Coda/Utils/ScalarMath.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "mlir/IR/Builders.h"
 
 using namespace mlir;
 using namespace mlir::coda;
@@ -286,4 +287,36 @@ FailureOr<GemmKernelPlan> mlir::coda::planGemmKernel(GemmOp gemm,
            << " KiB of shared memory; a CTA has " << kMaxSharedBytes / 1024
            << " KiB";
   return plan;
+}
+
+DictionaryAttr mlir::coda::getPlanAttr(MLIRContext *context,
+                                       const GemmKernelPlan &plan) {
+  Builder b(context);
+  return b.getDictionaryAttr({
+      b.getNamedAttr("boxes", b.getI64IntegerAttr(plan.boxes)),
+      b.getNamedAttr("rows_per_tile", b.getI64IntegerAttr(plan.tileM())),
+      b.getNamedAttr("schedule",
+                     b.getStringAttr(plan.schedule == GemmSchedule::PingPong
+                                         ? "pingpong"
+                                         : "cooperative")),
+      b.getNamedAttr("stages", b.getI64IntegerAttr(plan.stages)),
+  });
+}
+
+FailureOr<std::optional<std::pair<GemmSchedule, int64_t>>>
+mlir::coda::readPlanAttr(GemmOp gemm) {
+  Attribute attr = gemm->getAttr(kPlanAttrName);
+  if (!attr)
+    return std::optional<std::pair<GemmSchedule, int64_t>>();
+  auto plan = dyn_cast<DictionaryAttr>(attr);
+  auto schedule = plan ? plan.getAs<StringAttr>("schedule") : StringAttr();
+  auto stages = plan ? plan.getAs<IntegerAttr>("stages") : IntegerAttr();
+  std::optional<GemmSchedule> parsed =
+      schedule ? parseGemmSchedule(schedule.getValue()) : std::nullopt;
+  if (!parsed || !stages || stages.getInt() < 2)
+    return gemm.emitError("coda.plan must be a dictionary with schedule = "
+                          "\"cooperative\" or \"pingpong\" and stages >= 2, "
+                          "got ")
+           << attr;
+  return std::optional(std::make_pair(*parsed, stages.getInt()));
 }

@@ -90,6 +90,17 @@ struct GemmKernelPlan {
 FailureOr<GemmKernelPlan> planGemmKernel(GemmOp gemm, GemmSchedule schedule,
                                          int64_t stages);
 
+/// The attribute coda-plan-kernels puts on a GEMM: {schedule, stages,
+/// rows_per_tile, boxes}. convert-coda-to-gpu follows its schedule and
+/// stages.
+constexpr llvm::StringLiteral kPlanAttrName = "coda.plan";
+DictionaryAttr getPlanAttr(MLIRContext *context, const GemmKernelPlan &plan);
+
+/// The schedule and stages `gemm`'s `coda.plan` fixes, if it has one;
+/// reports a malformed plan on the op.
+FailureOr<std::optional<std::pair<GemmSchedule, int64_t>>>
+readPlanAttr(GemmOp gemm);
+
 /// The output columns of `gemm`'s epilogue: the width of its tile results,
 /// or of the values its partials reduce.
 int64_t getOutputWidth(GemmOp gemm);

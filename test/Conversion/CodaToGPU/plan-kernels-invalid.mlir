@@ -1,0 +1,32 @@
+// RUN: coda-opt %s --split-input-file --coda-plan-kernels --verify-diagnostics
+// RUN: not coda-opt %s --split-input-file --coda-plan-kernels="stages=5" 2>&1 | FileCheck %s --check-prefix=NOFIT
+// RUN: not coda-opt %s --coda-plan-kernels="schedule=warp" 2>&1 | FileCheck %s --check-prefix=SCHEDULE
+// RUN: not coda-opt %s --coda-plan-kernels="stages=1" 2>&1 | FileCheck %s --check-prefix=STAGES
+// RUN: not coda-opt %s --split-input-file --convert-coda-to-gpu 2>&1 | FileCheck %s --check-prefix=BADPLAN
+
+// NOFIT: error: a ring of 5 stages of 48 KiB needs 241 KiB of shared memory; a CTA has 227 KiB
+// SCHEDULE: error: schedule = "warp" is neither "cooperative" nor "pingpong"
+// STAGES: error: stages = 1: the mainloop's ring needs at least 2 slots to overlap loads with wgmma
+// BADPLAN: error: coda.plan must be a dictionary with schedule = "cooperative" or "pingpong" and stages >= 2, got {schedule = "cooperative", stages = 1 : i64}
+
+// What the generator cannot take is reported when planning.
+func.func @kn(%a: tensor<?x64xbf16>, %b: tensor<64x32xbf16>) -> tensor<?x32xbf16> {
+  // expected-error @+1 {{the kernel generator takes a_layout = "mk" and b_layout = "nk" so far; this GEMM has "mk" and "kn"}}
+  %y = coda.gemm %a, [%b] {b_layout = "kn"} : (tensor<?x64xbf16>, tensor<64x32xbf16>) -> tensor<?x32xbf16> {
+  ^bb0(%acc: tensor<?x32xf32>):
+    coda.yield %acc : tensor<?x32xf32>
+  }
+  return %y : tensor<?x32xbf16>
+}
+
+// -----
+
+// A plan that is not one: reported by convert-coda-to-gpu (coda-plan-kernels
+// replaces it).
+func.func @bad_plan(%a: tensor<?x64xbf16>, %b: tensor<32x64xbf16>) -> tensor<?x32xbf16> {
+  %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 1 : i64}} : (tensor<?x64xbf16>, tensor<32x64xbf16>) -> tensor<?x32xbf16> {
+  ^bb0(%acc: tensor<?x32xf32>):
+    coda.yield %acc : tensor<?x32xf32>
+  }
+  return %y : tensor<?x32xbf16>
+}

@@ -1,0 +1,44 @@
+// RUN: coda-opt %s --split-input-file --coda-plan-kernels | FileCheck %s
+// RUN: coda-opt %s --split-input-file --coda-plan-kernels="schedule=pingpong stages=3" | FileCheck %s --check-prefix=PINGPONG
+// RUN: coda-opt %s --split-input-file --coda-plan-kernels --convert-coda-to-gpu="schedule=pingpong" | FileCheck %s --check-prefix=FOLLOWED
+
+// The O-projection pattern: one weight box, 256-row cooperative tiles, the
+// deepest ring that fits (4 slots of 48 KiB); the partials and the
+// reduction that finishes them get the kernel's 128-column tile.
+// CHECK-LABEL: func.func @oproj
+//       CHECK:   coda.gemm {{.*}}coda.plan = {boxes = 1 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", stages = 4 : i64}
+//       CHECK:     coda.partial_reduce {{.*}}{kind = "sum_squares", tile_n = 128 : i64}
+//       CHECK:   coda.reduce_partials {{.*}}tile_n = 128 : i64
+// PINGPONG-LABEL: func.func @oproj
+//       PINGPONG:   coda.plan = {boxes = 1 : i64, rows_per_tile = 128 : i64, schedule = "pingpong", stages = 3 : i64}
+// convert-coda-to-gpu follows the plan over its own options.
+// FOLLOWED-LABEL: func.func @oproj
+//       FOLLOWED:   coda.launch = {{{.*}}schedule = "cooperative", shared_bytes = 197632 : i64, stages = 4 : i64
+func.func @oproj(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>, %x0: tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x1xf32>) {
+  %g:2 = coda.gemm %y, [%w] inputs(%x0) : (tensor<?x256xbf16>, tensor<256x256xbf16>, tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x?xf32>) {
+  ^bb0(%acc: tensor<?x256xf32>, %res: tensor<?x256xf32>):
+    %x1 = coda.add %res, %acc : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %p = coda.partial_reduce %x1 {kind = "sum_squares"} : (tensor<?x256xf32>) -> tensor<?x?xf32>
+    coda.yield %x1, %p : tensor<?x256xf32>, tensor<?x?xf32>
+  }
+  %r = coda.reduce_partials %g#1 {kind = "rstd", count = 256 : i64, epsilon = 1.0e-05 : f32} : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  return %g#0, %r : tensor<?x256xbf16>, tensor<?x1xf32>
+}
+
+// -----
+
+// SwiGLU over gate and up: two weight boxes per stage, 128-row tiles.
+// CHECK-LABEL: func.func @swiglu
+//       CHECK:   coda.plan = {boxes = 2 : i64, rows_per_tile = 128 : i64, schedule = "cooperative", stages = 4 : i64}
+// PINGPONG-LABEL: func.func @swiglu
+//       PINGPONG:   coda.plan = {boxes = 2 : i64, rows_per_tile = 64 : i64, schedule = "pingpong", stages = 3 : i64}
+func.func @swiglu(%h: tensor<?x64xbf16>, %wg: tensor<128x64xbf16>, %wu: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
+  %y = coda.gemm %h, [%wg, %wu] : (tensor<?x64xbf16>, tensor<128x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
+  ^bb0(%acc: tensor<?x256xf32>):
+    %g = coda.slice %acc {offset = 0 : i64, size = 128 : i64} : (tensor<?x256xf32>) -> tensor<?x128xf32>
+    %u = coda.slice %acc {offset = 128 : i64, size = 128 : i64} : (tensor<?x256xf32>) -> tensor<?x128xf32>
+    %o = coda.swiglu %g, %u : (tensor<?x128xf32>, tensor<?x128xf32>) -> tensor<?x128xf32>
+    coda.yield %o : tensor<?x128xf32>
+  }
+  return %y : tensor<?x128xbf16>
+}
