@@ -91,7 +91,8 @@ class Launch:
     def __init__(self, module, kernel, buffers, types, m):
         self.function = module.function(kernel)
         self.kernel = kernel
-        self.m = m
+        # The rows it runs over: M, or its operand's static count.
+        self.m = m if kernel["rows"] == -1 else kernel["rows"]
         self.keep = []
         values = []
         for arg in kernel["arguments"]:
@@ -101,7 +102,7 @@ class Launch:
                 self.keep.append(desc)
                 values.append(ctypes.c_uint64(desc.data_ptr()))
             elif "rows" in arg:
-                values.append(ctypes.c_int32(m))
+                values.append(ctypes.c_int32(self.m))
             else:
                 values.append(ctypes.c_uint64(buffers[arg["buffer"]].data_ptr()))
         self.values = values

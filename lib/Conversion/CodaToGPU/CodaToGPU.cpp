@@ -7,6 +7,7 @@
 #include "GemmKernel.h"
 #include "ReduceKernel.h"
 #include "coda/Conversion/Passes.h"
+#include "coda/Dialect/Coda/IR/CodaDialect.h"
 #include "coda/Dialect/Coda/IR/CodaOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -17,6 +18,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mlir::coda {
 #define GEN_PASS_DEF_CONVERTCODATOGPUPASS
@@ -101,6 +103,20 @@ struct ConvertCodaToGPUPass
     bool supported = true;
     for (auto func : module.getOps<func::FuncOp>()) {
       SmallVector<Operation *> kernelOps;
+      // What runs between the kernels: the caller's boundaries (attention)
+      // and reshapes, which are views; anything else has no kernel.
+      for (Operation &op : func.getBody().getOps()) {
+        if (isa<GemmOp, ReducePartialsOp, AttentionOp, func::ReturnOp,
+                tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op) ||
+            !isa<CodaDialect>(op.getDialect()))
+          continue;
+        op.emitError("'")
+            << op.getName()
+            << "' outside a GEMM epilogue has no GPU kernel yet; the "
+               "generator runs coda.gemm and coda.reduce_partials, and "
+               "leaves coda.attention to the caller";
+        supported = false;
+      }
       func.walk([&](Operation *op) {
         if (auto gemm = dyn_cast<GemmOp>(op)) {
           // The op's coda.plan, when coda-plan-kernels ran, else the

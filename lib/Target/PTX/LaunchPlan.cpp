@@ -14,11 +14,14 @@
 //                 "schedule": "pingpong", "shared_bytes": 197632,
 //                 "results": 3,
 //                 "arguments": [{"tensor_map": "arg1", "box": [64, 256]},
-//                               ..., {"rows": true}, {"buffer": "arg0"}, ...]}]}
+//                               ..., {"rows": -1}, {"buffer": "arg0"}, ...],
+//                 "rows": -1}]}
 //
-// A persistent kernel's grid is (min(ceil(M / rows_per_tile) x tiles_n,
-// SMs), 1, 1), any other's (ceil(M / rows_per_tile), tiles_n, 1); with
-// M = 0 nothing is launched. A workspace of partials has shape [-1,
+// A kernel runs over `rows` rows: -1 for the function's row count M, else
+// a static count (a GEMM over a [1, K] operand). With R those rows, a
+// persistent kernel's grid is (min(ceil(R / rows_per_tile) x tiles_n, SMs),
+// 1, 1), any other's (ceil(R / rows_per_tile), tiles_n, 1), and the
+// `{"rows": ...}` argument is R as i32; with R = 0 nothing is launched. A workspace of partials has shape [-1,
 // tiles_n]. An op no kernel runs (attention) is a step
 // {"boundary": op name, "operands": [...], "results": [...]} for the caller.
 //
@@ -28,6 +31,7 @@
 
 #include "coda/Dialect/Coda/IR/CodaOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/JSON.h"
 
@@ -78,6 +82,13 @@ static llvm::json::Object planFunction(func::FuncOp func) {
     for (Value result : op.getResults())
       addBuffer(result, "t" + std::to_string(temporaries++), "workspace",
                 std::nullopt);
+    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
+      // A reshape: the result is the operand's memory.
+      kernels.push_back(llvm::json::Object{
+          {"alias", names.lookup(op.getResult(0))},
+          {"of", names.lookup(op.getOperand(0))}});
+      continue;
+    }
     if (!kernel || !launch) {
       // An op no kernel runs (attention): the caller runs it between the
       // kernels, on these buffers.
@@ -101,6 +112,11 @@ static llvm::json::Object planFunction(func::FuncOp func) {
           shape[1] = cast<IntegerAttr>(launch.get("tiles_n")).getInt();
       }
 
+    // The rows the kernel runs over: its first operand's, -1 for M.
+    int64_t rowCount = cast<RankedTensorType>(op.getOperand(0).getType())
+                           .getDimSize(0);
+    if (ShapedType::isDynamic(rowCount))
+      rowCount = -1;
     llvm::json::Array arguments;
     auto bufferOf = [&](Value value) {
       return llvm::json::Object{{"buffer", names.lookup(value)}};
@@ -113,11 +129,11 @@ static llvm::json::Object planFunction(func::FuncOp func) {
         arguments.push_back(llvm::json::Object{
             {"tensor_map", names.lookup(value)},
             {"box", llvm::json::Array{64, boxRows}}});
-      arguments.push_back(llvm::json::Object{{"rows", true}});
+      arguments.push_back(llvm::json::Object{{"rows", rowCount}});
       for (Value input : gemm.getInputs())
         arguments.push_back(bufferOf(input));
     } else {
-      arguments.push_back(llvm::json::Object{{"rows", true}});
+      arguments.push_back(llvm::json::Object{{"rows", rowCount}});
       for (Value operand : op.getOperands())
         arguments.push_back(bufferOf(operand));
     }
@@ -127,6 +143,7 @@ static llvm::json::Object planFunction(func::FuncOp func) {
     llvm::json::Object entry{{"name", kernel.getLeafReference().getValue()},
                              {"op", op.getName().getStringRef()},
                              {"results", int64_t(op.getNumResults())},
+                             {"rows", rowCount},
                              {"arguments", std::move(arguments)}};
     for (NamedAttribute field : launch) {
       StringRef name = field.getName().getValue();

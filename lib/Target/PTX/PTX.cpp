@@ -66,9 +66,13 @@ LogicalResult mlir::coda::translateToPTX(ModuleOp module, raw_ostream &os,
     buildCodaLowerToNVVMPipeline(pm);
   if (failed(pm.run(module)))
     return failure();
-  if (module.getOps<gpu::BinaryOp>().empty())
-    return mlir::emitError(module.getLoc(),
+  if (module.getOps<gpu::BinaryOp>().empty()) {
+    // On the first function, if any: the implicit module has no line.
+    auto functions = module.getOps<func::FuncOp>();
+    return mlir::emitError(functions.empty() ? module.getLoc()
+                                             : (*functions.begin()).getLoc(),
                            "no coda.gemm to generate a kernel for");
+  }
   if (!planPath.empty() && failed(writeLaunchPlanFile(module, planPath)))
     return failure();
 

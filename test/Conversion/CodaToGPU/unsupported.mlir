@@ -215,3 +215,13 @@ func.func @two_widths(%a: tensor<?x64xbf16>, %w: tensor<256x64xbf16>) -> (tensor
   }
   return %y#0, %y#1 : tensor<?x256xbf16>, tensor<?x128xbf16>
 }
+
+// -----
+
+// A norm with no producing GEMM keeps its statistics op, which has no
+// kernel yet.
+func.func @statistics(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>) -> (tensor<?x64xbf16>, tensor<?x1xf32>) {
+  // expected-error @+1 {{'coda.norm_statistics' outside a GEMM epilogue has no GPU kernel yet; the generator runs coda.gemm and coda.reduce_partials, and leaves coda.attention to the caller}}
+  %h, %r = coda.norm_statistics %x, %g {kind = "rms_norm", epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> (tensor<?x64xbf16>, tensor<?x1xf32>)
+  return %h, %r : tensor<?x64xbf16>, tensor<?x1xf32>
+}

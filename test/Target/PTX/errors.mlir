@@ -1,8 +1,21 @@
-// RUN: not coda-translate --coda-to-ptx %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: split-file %s %t
+// RUN: not coda-translate --coda-to-ptx %t/no-gemm.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOGEMM
+// RUN: not coda-translate --coda-to-ptx %t/no-kernel.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOKERNEL
 
 // A function without GEMMs has no kernel to generate.
-// CHECK: error: no coda.gemm to generate a kernel for
-func.func @no_gemm(%a: tensor<?x64xbf16>) -> tensor<?x64xbf16> {
+// NOGEMM: no-gemm.mlir:1:1: error: no coda.gemm to generate a kernel for
+
+// An op left outside every epilogue has no kernel: reported on the op, not
+// left to the caller in the launch plan.
+// NOKERNEL: no-kernel.mlir:2:8: error: 'coda.silu' outside a GEMM epilogue has no GPU kernel yet; the generator runs coda.gemm and coda.reduce_partials, and leaves coda.attention to the caller
+
+//--- no-gemm.mlir
+func.func @identity(%a: tensor<?x64xbf16>) -> tensor<?x64xbf16> {
+  return %a : tensor<?x64xbf16>
+}
+
+//--- no-kernel.mlir
+func.func @no_kernel(%a: tensor<?x64xbf16>) -> tensor<?x64xbf16> {
   %y = coda.silu %a : (tensor<?x64xbf16>) -> tensor<?x64xbf16>
   return %y : tensor<?x64xbf16>
 }
