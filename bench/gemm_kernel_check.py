@@ -11,7 +11,8 @@ torch.matmul (cuBLAS) on the same GEMM shape, in the same run.
 usage: python3 gemm_kernel_check.py CASES.json [--out DIR]
 
 CASES.json lists cases: {"ptx": file, "function": name, "m": M,
-"check": "plain" | "bias_silu_residual" | "oproj" | "oproj_n200" | "block",
+"check": "plain" | "bias_silu_residual" | "oproj" | "oproj_n200" |
+"gpt2_mlp" | "block",
 "time": bool}.
 """
 
@@ -205,6 +206,30 @@ def ref_qkv_rope(a, w, rstd, cos, sin):
              f(a, w, rstd.to(a.dtype), cos.to(a.dtype), sin.to(a.dtype)))]
 
 
+def ref_layer_norm_statistics(x, gamma):
+    def f(x, gamma):
+        mean = x.float().mean(-1, keepdim=True) if x.dtype != torch.double else x.mean(-1, keepdim=True)
+        centered = x - mean.to(x.dtype)
+        var = (centered.float() if x.dtype != torch.double else centered).pow(2).mean(-1, keepdim=True)
+        return [centered * gamma, (var + EPS).rsqrt(), mean]
+    return list(zip(f(x.double(), gamma.double()), f(x, gamma)))
+
+
+def ref_scaled_gelu(a, w, bias, rstd, c):
+    def f(a, w, bias, rstd, c):
+        return torch.nn.functional.gelu((a @ w.T) * rstd + c + bias,
+                                        approximate="tanh")
+    return [(f(a.double(), w.double(), bias.double(), rstd.double(), c.double()),
+             f(a, w, bias, rstd.to(a.dtype), c.to(a.dtype)))]
+
+
+def ref_bias_residual(a, w, bias, res):
+    def f(a, w, bias, res):
+        return res + (a @ w.T + bias)
+    return [(f(a.double(), w.double(), bias.double(), res.double()),
+             f(a, w, bias, res))]
+
+
 def ref_rstd(partials, count=2048):
     def f(p):
         return (p.sum(-1, keepdim=True) / count + EPS).rsqrt()
@@ -217,6 +242,8 @@ CHECKS = {
     "oproj": {"gemm0": ref_residual_norm, "reduce0": ref_rstd},
     "oproj_n200": {"gemm0": ref_residual_norm,
                    "reduce0": lambda p: ref_rstd(p, count=200)},
+    "gpt2_mlp": {"norm0": ref_layer_norm_statistics, "gemm0": ref_plain,
+                 "gemm1": ref_scaled_gelu, "gemm2": ref_bias_residual},
     "block": {"gemm0": ref_residual_norm, "reduce0": ref_rstd,
               "gemm1": ref_swiglu_rstd, "gemm2": ref_residual_norm,
               "reduce1": ref_rstd, "gemm3": ref_qkv_rope},
@@ -253,14 +280,22 @@ def run_case(case, base, modules):
     m = case["m"]
     gen = torch.Generator(device="cuda").manual_seed(case.get("seed", 0))
     buffers, types = random_buffers(function, m, gen)
-    launches = [Launch(module, k, buffers, types, m) for k in function["kernels"]]
+    # Reshapes are views of their operand's memory.
+    shapes = {b["name"]: [m if d == -1 else d for d in b["shape"]]
+              for b in function["buffers"]}
+    for step in function["kernels"]:
+        if "alias" in step:
+            buffers[step["alias"]] = buffers[step["of"]].reshape(
+                shapes[step["alias"]])
+    kernels = [k for k in function["kernels"] if "name" in k]
+    launches = [Launch(module, k, buffers, types, m) for k in kernels]
     for launch in launches:
         launch()
     torch.cuda.synchronize()
 
     records = []
     checks = CHECKS[case["check"]]
-    for kernel, launch in zip(function["kernels"], launches):
+    for kernel, launch in zip(kernels, launches):
         suffix = kernel["name"][len(function["name"]) + 1:]
         # Operands first (A, weights, inputs), then the results.
         names = [a.get("tensor_map") or a.get("buffer")

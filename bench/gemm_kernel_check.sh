@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Compiles the GEMM cases of bench/gemm_cases and the canonical block
-# (examples/llama3-1b-block.mlir) to PTX and launch plans, once per
+# Compiles the GEMM cases of bench/gemm_cases, the canonical block
+# (examples/llama3-1b-block.mlir) and the GPT-2 MLP (examples/gpt2-mlp.mlir,
+# with its standalone LayerNorm statistics) to PTX and launch plans, once per
 # schedule of the two consumer warpgroups, into
 # bench/gemm_cases/out/<schedule>/, and prints the wall time of each
 # `coda-translate --coda-to-ptx` from the graph level (the default
@@ -13,7 +14,8 @@ bin="$root/build/bin"
 cases="$root/bench/gemm_cases"
 for schedule in pingpong cooperative; do
   mkdir -p "$cases/out/$schedule"
-  for f in "$cases"/*.mlir "$root/examples/llama3-1b-block.mlir"; do
+  for f in "$cases"/*.mlir "$root/examples/llama3-1b-block.mlir" \
+           "$root/examples/gpt2-mlp.mlir"; do
     out="$cases/out/$schedule/$(basename "${f%.mlir}").ptx"
     "$bin/coda-opt" "$f" --coda-fuse-pipeline \
         --convert-coda-to-gpu="schedule=$schedule" |

@@ -72,6 +72,13 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
     ceil(N / 128) partials into the sum or rstd. Arguments: M as i32, the
     partials, the result. Grid: ceil(M / 128), block: 128 threads.
 
+    A `coda.norm_statistics` (a norm no GEMM produces) becomes
+    `<function>_norm<i>`: one warp per row reads the row in column pairs and
+    writes h = x · gamma (centered for "layer_norm", from a second pass),
+    rstd and the mean. Arguments: M as i32, x, gamma, the results. Grid:
+    ceil(M / 4), block: 128 threads. Any other coda op left outside an
+    epilogue (except `coda.attention`, which the caller runs) is reported.
+
     The generator takes GEMMs with `a_layout = "mk"`, `b_layout = "nk"`,
     bf16 or f16 weights, and epilogues of elementwise ops, slices, concats
     whose pieces meet on 128-column boundaries, RoPE with whole heads in a

@@ -6,6 +6,7 @@
 
 #include "GemmKernel.h"
 #include "ReduceKernel.h"
+#include "StatisticsKernel.h"
 #include "coda/Conversion/Passes.h"
 #include "coda/Dialect/Coda/IR/CodaDialect.h"
 #include "coda/Dialect/Coda/IR/CodaOps.h"
@@ -47,10 +48,12 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
   };
   auto it = plans.find(op);
   if (it == plans.end()) {
+    // A thread per row (reductions) or a warp per row (statistics).
     add("block", 128);
     fields.push_back(
         builder.getNamedAttr("persistent", builder.getBoolAttr(false)));
-    add("rows_per_tile", 128);
+    add("rows_per_tile",
+        isa<NormStatisticsOp>(op) ? kStatisticsRowsPerBlock : 128);
     add("shared_bytes", 0);
     add("tiles_n", 1);
     return builder.getDictionaryAttr(fields);
@@ -106,15 +109,16 @@ struct ConvertCodaToGPUPass
       // What runs between the kernels: the caller's boundaries (attention)
       // and reshapes, which are views; anything else has no kernel.
       for (Operation &op : func.getBody().getOps()) {
-        if (isa<GemmOp, ReducePartialsOp, AttentionOp, func::ReturnOp,
-                tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op) ||
+        if (isa<GemmOp, ReducePartialsOp, NormStatisticsOp, AttentionOp,
+                func::ReturnOp, tensor::ExpandShapeOp,
+                tensor::CollapseShapeOp>(op) ||
             !isa<CodaDialect>(op.getDialect()))
           continue;
         op.emitError("'")
             << op.getName()
             << "' outside a GEMM epilogue has no GPU kernel yet; the "
-               "generator runs coda.gemm and coda.reduce_partials, and "
-               "leaves coda.attention to the caller";
+               "generator runs coda.gemm, coda.reduce_partials and "
+               "coda.norm_statistics, and leaves coda.attention to the caller";
         supported = false;
       }
       func.walk([&](Operation *op) {
@@ -130,6 +134,9 @@ struct ConvertCodaToGPUPass
           supported &= succeeded(plan);
           if (succeeded(plan))
             plans[op] = std::move(*plan);
+          kernelOps.push_back(op);
+        } else if (auto statistics = dyn_cast<NormStatisticsOp>(op)) {
+          supported &= succeeded(checkStatisticsKernelSupport(statistics));
           kernelOps.push_back(op);
         } else if (auto reduce = dyn_cast<ReducePartialsOp>(op)) {
           FailureOr<int64_t> count = checkReduceKernelSupport(reduce);
@@ -169,12 +176,15 @@ struct ConvertCodaToGPUPass
                                       MemRefLayoutAttrInterface(), workgroup)),
         Attribute(), UnitAttr(), builder.getI64IntegerAttr(1024));
     for (auto &[func, kernelOps] : work) {
-      unsigned gemms = 0, reductions = 0;
+      unsigned gemms = 0, reductions = 0, norms = 0;
       for (Operation *op : kernelOps) {
         std::string kernelName = func.getSymName().str();
         if (auto gemm = dyn_cast<GemmOp>(op)) {
           kernelName += "_gemm" + std::to_string(gemms++);
           emitGemmKernel(builder, gemm, kernelName, plans[op]);
+        } else if (auto statistics = dyn_cast<NormStatisticsOp>(op)) {
+          kernelName += "_norm" + std::to_string(norms++);
+          emitStatisticsKernel(builder, statistics, kernelName);
         } else {
           kernelName += "_reduce" + std::to_string(reductions++);
           emitReduceKernel(builder, cast<ReducePartialsOp>(op), kernelName,

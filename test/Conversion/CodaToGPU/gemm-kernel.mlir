@@ -199,3 +199,28 @@ func.func @rope(%x: tensor<?x64xbf16>, %w: tensor<384x64xbf16>, %c: tensor<?x32x
 //       PINGPONG:       nvgpu.mbarrier.try_wait.parity %[[TURN]]
 //       PINGPONG:       nvvm.wgmma.mma_async
 //       PINGPONG:       nvgpu.mbarrier.arrive %[[TURN]]
+
+// -----
+
+// A LayerNorm with no producing GEMM: one warp per row, a pass for the
+// mean and one for the centered sum of squares and h = (x - mean) * gamma,
+// each reduced across the warp with xor shuffles; the first lane stores
+// rstd and the mean.
+// CHECK-LABEL: func.func @statistics
+//       CHECK:   coda.norm_statistics {{.*}}coda.kernel = @coda_kernels::@statistics_norm0, coda.launch = {block = 128 : i64, persistent = false, rows_per_tile = 4 : i64, shared_bytes = 0 : i64, tiles_n = 1 : i64}
+//       CHECK:   gpu.func @statistics_norm0(%{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+//       CHECK:     scf.for
+//       CHECK:     gpu.shuffle  xor %{{.+}}, %c16_i32
+//       CHECK:     arith.divf
+//       CHECK:     scf.for
+//       CHECK:       arith.subf
+//       CHECK:       llvm.store
+//       CHECK:     gpu.shuffle  xor
+//       CHECK:     math.rsqrt
+//       CHECK:     scf.if
+//       CHECK:       llvm.store
+//       CHECK:       llvm.store
+func.func @statistics(%x: tensor<?x200xbf16>, %g: tensor<200xbf16>) -> (tensor<?x200xbf16>, tensor<?x1xf32>, tensor<?x1xf32>) {
+  %h, %r, %m = coda.norm_statistics %x, %g {kind = "layer_norm", epsilon = 1.0e-05 : f32} : (tensor<?x200xbf16>, tensor<200xbf16>) -> (tensor<?x200xbf16>, tensor<?x1xf32>, tensor<?x1xf32>)
+  return %h, %r, %m : tensor<?x200xbf16>, tensor<?x1xf32>, tensor<?x1xf32>
+}

@@ -218,10 +218,18 @@ func.func @two_widths(%a: tensor<?x64xbf16>, %w: tensor<256x64xbf16>) -> (tensor
 
 // -----
 
-// A norm with no producing GEMM keeps its statistics op, which has no
-// kernel yet.
-func.func @statistics(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>) -> (tensor<?x64xbf16>, tensor<?x1xf32>) {
-  // expected-error @+1 {{'coda.norm_statistics' outside a GEMM epilogue has no GPU kernel yet; the generator runs coda.gemm and coda.reduce_partials, and leaves coda.attention to the caller}}
-  %h, %r = coda.norm_statistics %x, %g {kind = "rms_norm", epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> (tensor<?x64xbf16>, tensor<?x1xf32>)
-  return %h, %r : tensor<?x64xbf16>, tensor<?x1xf32>
+// The statistics kernel reads pairs of columns.
+func.func @odd_statistics(%x: tensor<?x63xbf16>, %g: tensor<63xbf16>) -> (tensor<?x63xbf16>, tensor<?x1xf32>) {
+  // expected-error @+1 {{the statistics kernel reads pairs of columns; x has 63 columns}}
+  %h, %r = coda.norm_statistics %x, %g {kind = "rms_norm", epsilon = 1.0e-05 : f32} : (tensor<?x63xbf16>, tensor<63xbf16>) -> (tensor<?x63xbf16>, tensor<?x1xf32>)
+  return %h, %r : tensor<?x63xbf16>, tensor<?x1xf32>
+}
+
+// -----
+
+// An op left outside every epilogue has no kernel.
+func.func @lone_activation(%x: tensor<?x64xbf16>) -> tensor<?x64xbf16> {
+  // expected-error @+1 {{'coda.silu' outside a GEMM epilogue has no GPU kernel yet; the generator runs coda.gemm, coda.reduce_partials and coda.norm_statistics, and leaves coda.attention to the caller}}
+  %y = coda.silu %x : (tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  return %y : tensor<?x64xbf16>
 }

@@ -7,7 +7,7 @@
 
 // An op left outside every epilogue has no kernel: reported on the op, not
 // left to the caller in the launch plan.
-// NOKERNEL: no-kernel.mlir:2:8: error: 'coda.silu' outside a GEMM epilogue has no GPU kernel yet; the generator runs coda.gemm and coda.reduce_partials, and leaves coda.attention to the caller
+// NOKERNEL: no-kernel.mlir:2:8: error: 'coda.silu' outside a GEMM epilogue has no GPU kernel yet; the generator runs coda.gemm, coda.reduce_partials and coda.norm_statistics, and leaves coda.attention to the caller
 
 //--- no-gemm.mlir
 func.func @identity(%a: tensor<?x64xbf16>) -> tensor<?x64xbf16> {

@@ -1,0 +1,219 @@
+//===- StatisticsKernel.cpp - standalone norm statistics kernels ----------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Lane l of a row's warp handles columns 2·l + 64·i and the next one. The
+// first pass sums x (and x² for "rms_norm", writing h = x · gamma as it
+// goes); "layer_norm" makes a second pass over the row, which L1 holds, for
+// the centered sum of squares and h = (x − μ) · gamma, so the variance
+// does not lose the mean's bits to cancellation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StatisticsKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::coda;
+
+LogicalResult mlir::coda::checkStatisticsKernelSupport(NormStatisticsOp op) {
+  auto type = cast<RankedTensorType>(op.getX().getType());
+  if (type.getDimSize(1) % 2 != 0)
+    return op.emitError("the statistics kernel reads pairs of columns; x "
+                        "has ")
+           << type.getDimSize(1) << " columns";
+  Type element = type.getElementType();
+  if (!element.isBF16() && !element.isF16() && !element.isF32())
+    return op.emitError("the statistics kernel takes bf16, f16 or f32, got ")
+           << element;
+  return success();
+}
+
+void mlir::coda::emitStatisticsKernel(OpBuilder &b, NormStatisticsOp op,
+                                      StringRef name) {
+  MLIRContext *context = b.getContext();
+  Location loc = op.getLoc();
+  auto pointer = LLVM::LLVMPointerType::get(context);
+  bool hasGamma = bool(op.getGamma());
+  bool layerNorm = op.getKind() == "layer_norm";
+  SmallVector<Type> arguments = {b.getI32Type(), pointer};
+  if (hasGamma)
+    arguments.push_back(pointer);
+  arguments.append(op.getNumResults(), pointer);
+  auto kernel = gpu::GPUFuncOp::create(
+      b, loc, name, FunctionType::get(context, arguments, {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  kernel.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({int32_t(32 * kStatisticsRowsPerBlock), 1, 1}));
+
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&kernel.getBody().front());
+  auto index = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  };
+  Type f32 = b.getF32Type();
+  auto constant = [&](double value) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+  };
+  auto xType = cast<RankedTensorType>(op.getX().getType());
+  int64_t n = xType.getDimSize(1);
+  Type element = xType.getElementType();
+  ValueRange args = kernel.getArguments();
+  Value rows = arith::IndexCastOp::create(b, loc, b.getIndexType(), args[0]);
+  Value x = args[1];
+  Value gamma = hasGamma ? args[2] : Value();
+  ValueRange results = args.drop_front(hasGamma ? 3 : 2);
+
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value lane = arith::RemUIOp::create(b, loc, tid, index(32));
+  Value row = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc,
+                            gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
+                            index(kStatisticsRowsPerBlock)),
+      arith::DivUIOp::create(b, loc, tid, index(32)));
+  Value inside =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);
+
+  auto address = [&](Value base, Type type, Value position) -> Value {
+    Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), position);
+    return LLVM::GEPOp::create(b, loc, pointer, type, base, ValueRange{offset});
+  };
+  auto pairType = VectorType::get({2}, element);
+  unsigned pairAlign = 2 * element.getIntOrFloatBitWidth() / 8;
+  auto widen = [&](Value value) -> Value {
+    return element.isF32() ? value : arith::ExtFOp::create(b, loc, f32, value);
+  };
+  auto narrow = [&](Value value) -> Value {
+    return element.isF32() ? value
+                           : arith::TruncFOp::create(b, loc, element, value);
+  };
+  auto extract = [&](Value pair, int32_t e) -> Value {
+    return widen(LLVM::ExtractElementOp::create(
+        b, loc, pair, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(e))));
+  };
+  // Sums over the warp.
+  auto warpSum = [&](Value value) {
+    for (int32_t offset : {16, 8, 4, 2, 1})
+      value = arith::AddFOp::create(
+          b, loc, value,
+          gpu::ShuffleOp::create(b, loc, value, offset, 32,
+                                 gpu::ShuffleMode::XOR)
+              .getShuffleResult());
+    return value;
+  };
+  // One pass over the row: `body(column, x0, x1, sums)` returns the new
+  // sums; columns past N are skipped.
+  int64_t steps = llvm::divideCeil(n, 64);
+  auto pass = [&](ValueRange initial,
+                  function_ref<SmallVector<Value>(Value, Value, Value,
+                                                  ValueRange)>
+                      body) {
+    auto loop = scf::ForOp::create(
+        b, loc, index(0), index(steps), index(1), initial,
+        [&](OpBuilder &, Location, Value step, ValueRange sums) {
+          Value column = arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, step, index(64)),
+              arith::MulIOp::create(b, loc, lane, index(2)));
+          Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                              column, index(n));
+          auto next = scf::IfOp::create(
+              b, loc, valid,
+              [&](OpBuilder &, Location) {
+                Value position = arith::AddIOp::create(
+                    b, loc, arith::MulIOp::create(b, loc, row, index(n)), column);
+                Value pair = LLVM::LoadOp::create(
+                    b, loc, pairType, address(x, element, position), pairAlign);
+                scf::YieldOp::create(
+                    b, loc,
+                    body(column, extract(pair, 0), extract(pair, 1), sums));
+              },
+              [&](OpBuilder &, Location) {
+                scf::YieldOp::create(b, loc, sums);
+              });
+          scf::YieldOp::create(b, loc, next.getResults());
+        });
+    return SmallVector<Value>(loop.getResults());
+  };
+  // Stores h at `column` from the two f32 values.
+  auto storeH = [&](Value column, Value h0, Value h1) {
+    if (!hasGamma)
+      return;
+    Value g = LLVM::LoadOp::create(b, loc, pairType,
+                                   address(gamma, element, column), pairAlign);
+    Value packed = LLVM::PoisonOp::create(b, loc, pairType);
+    for (auto [e, h] : llvm::enumerate(std::initializer_list<Value>{h0, h1}))
+      packed = LLVM::InsertElementOp::create(
+          b, loc, packed,
+          narrow(arith::MulFOp::create(b, loc, h, extract(g, int32_t(e)))),
+          arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(int32_t(e))));
+    Value position = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, row, index(n)), column);
+    LLVM::StoreOp::create(b, loc, packed, address(results[0], element, position),
+                          pairAlign);
+  };
+
+  scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
+    Value zero = constant(0.0);
+    Value count = constant(double(n));
+    Value epsilon = arith::ConstantOp::create(b, loc, op.getEpsilonAttr());
+    Value rstd, mean;
+    if (!layerNorm) {
+      SmallVector<Value> sums =
+          pass({zero}, [&](Value column, Value x0, Value x1, ValueRange sums) {
+            storeH(column, x0, x1);
+            Value squares = arith::AddFOp::create(
+                b, loc, arith::MulFOp::create(b, loc, x0, x0),
+                arith::MulFOp::create(b, loc, x1, x1));
+            return SmallVector<Value>{
+                arith::AddFOp::create(b, loc, sums[0], squares)};
+          });
+      rstd = math::RsqrtOp::create(
+          b, loc,
+          arith::AddFOp::create(
+              b, loc, arith::DivFOp::create(b, loc, warpSum(sums[0]), count),
+              epsilon));
+    } else {
+      SmallVector<Value> sums =
+          pass({zero}, [&](Value, Value x0, Value x1, ValueRange sums) {
+            return SmallVector<Value>{arith::AddFOp::create(
+                b, loc, sums[0], arith::AddFOp::create(b, loc, x0, x1))};
+          });
+      mean = arith::DivFOp::create(b, loc, warpSum(sums[0]), count);
+      SmallVector<Value> centered =
+          pass({zero}, [&](Value column, Value x0, Value x1, ValueRange sums) {
+            Value d0 = arith::SubFOp::create(b, loc, x0, mean);
+            Value d1 = arith::SubFOp::create(b, loc, x1, mean);
+            storeH(column, d0, d1);
+            Value squares = arith::AddFOp::create(
+                b, loc, arith::MulFOp::create(b, loc, d0, d0),
+                arith::MulFOp::create(b, loc, d1, d1));
+            return SmallVector<Value>{
+                arith::AddFOp::create(b, loc, sums[0], squares)};
+          });
+      rstd = math::RsqrtOp::create(
+          b, loc,
+          arith::AddFOp::create(
+              b, loc, arith::DivFOp::create(b, loc, warpSum(centered[0]), count),
+              epsilon));
+    }
+    // The warp's first lane stores the row's statistics.
+    Value first =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, index(0));
+    scf::IfOp::create(b, loc, first, [&](OpBuilder &, Location) {
+      unsigned statistic = hasGamma ? 1 : 0;
+      LLVM::StoreOp::create(b, loc, rstd, address(results[statistic], f32, row));
+      if (layerNorm)
+        LLVM::StoreOp::create(b, loc, mean,
+                              address(results[statistic + 1], f32, row));
+      scf::YieldOp::create(b, loc);
+    });
+    scf::YieldOp::create(b, loc);
+  });
+  gpu::ReturnOp::create(b, loc);
+}
