@@ -32,8 +32,9 @@ using namespace mlir::coda;
 
 /// Static column offsets of a thread's registers within a box.
 constexpr int64_t kOffsetsPerRow = kTileN / 4;
-/// Column pairs of each row evaluated before their stores (a batch covers
-/// all the thread's rows; more pairs per batch spill in the fused kernels).
+/// A batch: the column pairs of how many of the thread's rows are
+/// evaluated before their stores. Two by two measured fastest among the
+/// batches that do not spill in the fused kernels (bench/NOTES.md, step 6).
 constexpr int64_t kPairsPerBatch = 2;
 constexpr int64_t kRowsPerBatch = 2;
 
@@ -289,10 +290,9 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
         order.push_back(base + i + distance);
     }
 
-  // Columns in batches across all rows: a batch's values first, so that its
-  // loads are in flight together, then its stores and its terms of the
-  // partial sums. Walking columns outermost frees the accumulator registers
-  // of a column in every row as soon as the batch is done.
+  // Rows in groups, columns in batches: a batch's values first, so that
+  // its loads are in flight together, then its stores and its terms of the
+  // partial sums; a batch's accumulator registers are dead after it.
   int64_t rowsPerBatch = std::min<int64_t>(kRowsPerBatch, rowStates.size());
   for (MutableArrayRef<RowState> rowGroup :
        llvm::map_range(llvm::seq<int64_t>(0, rowStates.size() / rowsPerBatch),

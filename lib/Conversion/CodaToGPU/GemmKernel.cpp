@@ -6,13 +6,13 @@
 // blockIdx.x + gridDim.x, ... (each plan.tileM() rows by 128 output
 // columns of `a · bᵀ`, in the grouped order of `tileOrigin`):
 //
-//   warpgroup 0, the producer, gives up registers (setmaxnreg 40); its
+//   warpgroup 0, the producer, gives up registers (setmaxnreg 24); its
 //   first thread walks the tiles' k-tiles in one sequence g: it waits until
 //   slot s = g % stages is empty (mbarrier `empty[s]`, phase g / stages -
 //   1), arms `full[s]` with the stage's bytes, and starts the TMA boxes of
 //   that k-tile: A (tileM rows x 64 k) and one B box per accumulator base
 //   (128 weight rows x 64 k), into 128-byte-swizzled shared memory;
-//   warpgroups 1 and 2, the consumers, take registers (setmaxnreg 232).
+//   warpgroups 1 and 2, the consumers, take registers (setmaxnreg 240).
 //   Cooperative: both work on every tile, each on plan.slabs m64 slabs of
 //   its rows. Ping-pong: consumer c takes the CTA's tiles c, c + 2, ...,
 //   and starts a tile's wgmma only once the other has issued its previous
