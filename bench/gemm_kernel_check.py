@@ -12,7 +12,7 @@ usage: python3 gemm_kernel_check.py CASES.json [--out DIR]
 
 CASES.json lists cases: {"ptx": file, "function": name, "m": M,
 "check": "plain" | "bias_silu_residual" | "oproj" | "oproj_n200" |
-"gpt2_mlp" | "block",
+"gpt2_mlp" | "layer_norm_after_gemm" | "block",
 "time": bool}.
 """
 
@@ -230,6 +230,51 @@ def ref_bias_residual(a, w, bias, res):
              f(a, w, bias, res))]
 
 
+def tile_centered_squares(x, tile=128):
+    m, n = x.shape
+    out = []
+    for start in range(0, n, tile):
+        block = x[:, start:start + tile]
+        out.append(((block - block.mean(-1, keepdim=True)) ** 2).sum(-1))
+    return torch.stack(out, -1)
+
+
+def ref_layer_norm_partials(a, w, gamma):
+    def f(a, w, gamma):
+        y = a @ w.T
+        y32 = y if y.dtype == torch.double else y.float()
+        return [tile_sums(y32),
+                tile_centered_squares(y32), y * gamma]
+    return list(zip(f(a.double(), w.double(), gamma.double()), f(a, w, gamma)))
+
+
+def tile_sums(x, tile=128):
+    m, n = x.shape
+    tiles = (n + tile - 1) // tile
+    padded = torch.nn.functional.pad(x, (0, tiles * tile - n))
+    return padded.reshape(m, tiles, tile).sum(-1)
+
+
+def ref_mean_rstd(sums, centered, count=256, tile=128):
+    def f(s, c):
+        n = torch.tensor([min(tile, count - j * tile) for j in range(s.shape[1])],
+                         dtype=s.dtype, device=s.device)
+        mean = s.sum(-1, keepdim=True) / count
+        var = (c.sum(-1, keepdim=True)
+               + (n * (s / n - mean) ** 2).sum(-1, keepdim=True)) / count
+        return [mean, (var + EPS).rsqrt()]
+    return list(zip(f(sums.double(), centered.double()), f(sums, centered)))
+
+
+def ref_layer_norm_apply(a, w, rstd, mean, c_gamma, c_beta):
+    def f(a, w, rstd, mean, c_gamma, c_beta):
+        return (a @ w.T) * rstd - (rstd * mean) * c_gamma + c_beta
+    return [(f(a.double(), w.double(), rstd.double(), mean.double(),
+               c_gamma.double(), c_beta.double()),
+             f(a, w, rstd.to(a.dtype), mean.to(a.dtype), c_gamma.to(a.dtype),
+               c_beta.to(a.dtype)))]
+
+
 def ref_rstd(partials, count=2048):
     def f(p):
         return (p.sum(-1, keepdim=True) / count + EPS).rsqrt()
@@ -242,6 +287,10 @@ CHECKS = {
     "oproj": {"gemm0": ref_residual_norm, "reduce0": ref_rstd},
     "oproj_n200": {"gemm0": ref_residual_norm,
                    "reduce0": lambda p: ref_rstd(p, count=200)},
+    "layer_norm_after_gemm": {"gemm0": ref_layer_norm_partials,
+                              "reduce0": ref_mean_rstd, "gemm1": ref_plain,
+                              "gemm2": ref_plain,
+                              "gemm3": ref_layer_norm_apply},
     "gpt2_mlp": {"norm0": ref_layer_norm_statistics, "gemm0": ref_plain,
                  "gemm1": ref_scaled_gelu, "gemm2": ref_bias_residual},
     "block": {"gemm0": ref_residual_norm, "reduce0": ref_rstd,

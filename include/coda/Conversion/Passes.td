@@ -59,8 +59,10 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
     shifts (SwiGLU's gate and up, as two B boxes per stage), 128 rows.
     Slices shift the columns, concats split the output into column ranges
     with an epilogue each, RoPE reads its partner in the same thread, and
-    partial sums and sums of squares are combined across the four lanes
-    that hold a row and stored once per row and N-tile. CTAs are ordered so
+    partial sums, sums of squares and centered sums of squares (around the
+    tile's own mean, from a second pass over the registers) are combined
+    across the four lanes that hold a row and stored once per row and
+    N-tile. CTAs are ordered so
     that groups of 8 row tiles sweep the N tiles together (L2 reuse).
     Arguments, in order: the A tensor map, one per weight (device pointers
     to 128-byte CUtensorMap objects; boxes 64 (k) x rows), the row count M
@@ -69,8 +71,10 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
     grid.y, dynamic shared memory, and the tensor maps' box rows.
 
     A reduction kernel gives one thread per row: it sums the row's
-    ceil(N / 128) partials into the sum or rstd. Arguments: M as i32, the
-    partials, the result. Grid: ceil(M / 128), block: 128 threads.
+    ceil(N / 128) partials into the sum or rstd, or combines sums and
+    centered sums of squares into the mean and rstd (kind "mean_rstd").
+    Arguments: M as i32, the partials, the results. Grid: ceil(M / 128),
+    block: 128 threads.
 
     A `coda.norm_statistics` (a norm no GEMM produces) becomes
     `<function>_norm<i>`: one warp per row reads the row in column pairs and
@@ -82,9 +86,10 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
     The generator takes GEMMs with `a_layout = "mk"`, `b_layout = "nk"`,
     bf16 or f16 weights, and epilogues of elementwise ops, slices, concats
     whose pieces meet on 128-column boundaries, RoPE with whole heads in a
-    tile, per-row columns, per-column vectors and tiles, partial sums and
-    sums of squares, and `[M, W]` results of one width; reductions of kind
-    "sum" and "rstd" over such partials. Anything else is reported on the
+    tile, per-row columns, per-column vectors and tiles, partial sums, sums
+    of squares and centered sums of squares, and `[M, W]` results of one
+    width; reductions of kind "sum", "rstd" and "mean_rstd" over such
+    partials. Anything else is reported on the
     op at fault with the reason.
   }];
   let dependentDialects = [

@@ -327,10 +327,11 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
             b, loc, arith::CmpIPredicate::ult, column, index(plan.width));
         for (auto &[partial, sum] : state.sums)
           for (int64_t s : {8 * *j, 8 * *j + 1}) {
+            // A centered sum of squares first sums x for the block's mean.
             Value x = state.evaluator->at(partial.getX(), 0, s);
-            Value term = partial.getKind() == "sum"
-                             ? x
-                             : arith::MulFOp::create(b, loc, x, x).getResult();
+            Value term = partial.getKind() == "sum_squares"
+                             ? arith::MulFOp::create(b, loc, x, x).getResult()
+                             : x;
             // Both columns of a pair are inside or outside (W is even).
             sum = arith::AddFOp::create(
                 b, loc, sum,
@@ -387,15 +388,45 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
       auto partial = value.getDefiningOp<PartialReduceOp>();
       if (!partial)
         continue;
-      Value sum = llvm::find_if(state.sums, [&](auto &entry) {
-                    return entry.first == partial;
-                  })->second;
-      for (int32_t offset : {1, 2})
-        sum = arith::AddFOp::create(
-            b, loc, sum,
-            gpu::ShuffleOp::create(b, loc, sum, offset, 32,
-                                   gpu::ShuffleMode::XOR)
-                .getShuffleResult());
+      auto quadSum = [&](Value value) {
+        for (int32_t offset : {1, 2})
+          value = arith::AddFOp::create(
+              b, loc, value,
+              gpu::ShuffleOp::create(b, loc, value, offset, 32,
+                                     gpu::ShuffleMode::XOR)
+                  .getShuffleResult());
+        return value;
+      };
+      Value sum = quadSum(llvm::find_if(state.sums, [&](auto &entry) {
+                            return entry.first == partial;
+                          })->second);
+      if (partial.getKind() == "centered_sum_squares") {
+        // The block's mean over its columns inside the tensor, then a
+        // second pass over the row's values for the squared deviations.
+        Value columns = arith::MinUIOp::create(
+            b, loc, index(kTileN),
+            arith::SubIOp::create(b, loc, index(plan.width), frame.n0));
+        Value count = arith::UIToFPOp::create(
+            b, loc, f32,
+            arith::IndexCastOp::create(b, loc, b.getI32Type(), columns));
+        Value mean = arith::DivFOp::create(b, loc, sum, count);
+        Value squares = zero;
+        for (int64_t j = 0; j < kOffsetsPerRow / 2; ++j) {
+          Value column = arith::AddIOp::create(b, loc, columnBase, index(8 * j));
+          Value columnInside = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult, column, index(plan.width));
+          for (int64_t s : {8 * j, 8 * j + 1}) {
+            Value d = arith::SubFOp::create(
+                b, loc, state.evaluator->at(partial.getX(), 0, s), mean);
+            squares = arith::AddFOp::create(
+                b, loc, squares,
+                arith::SelectOp::create(
+                    b, loc, columnInside,
+                    arith::MulFOp::create(b, loc, d, d).getResult(), zero));
+          }
+        }
+        sum = quadSum(squares);
+      }
       Value output = result;
       Value store = arith::AndIOp::create(b, loc, state.inside, firstLane);
       scf::IfOp::create(b, loc, store, [&](OpBuilder &, Location) {

@@ -139,7 +139,8 @@ LogicalResult ColumnWalk::walk(Value value, int64_t delta, int64_t lo,
     return walk(rope.getX(), delta, lo, hi);
   }
   if (auto partial = dyn_cast<PartialReduceOp>(op)) {
-    if (partial.getKind() != "sum" && partial.getKind() != "sum_squares")
+    if (partial.getKind() != "sum" && partial.getKind() != "sum_squares" &&
+        partial.getKind() != "centered_sum_squares")
       return op->emitError("partial reductions of kind \"")
              << partial.getKind()
              << "\" are not supported by the kernel generator yet";

@@ -17,9 +17,11 @@ using namespace mlir;
 using namespace mlir::coda;
 
 FailureOr<int64_t> mlir::coda::checkReduceKernelSupport(ReducePartialsOp reduce) {
-  if (reduce.getKind() != "sum" && reduce.getKind() != "rstd")
+  if (reduce.getKind() != "sum" && reduce.getKind() != "rstd" &&
+      reduce.getKind() != "mean_rstd")
     return reduce.emitError("the kernel generator finishes partials of kind "
-                            "\"sum\" and \"rstd\" so far, not \"")
+                            "\"sum\", \"rstd\" and \"mean_rstd\" so far, "
+                            "not \"")
            << reduce.getKind() << "\"";
   // The partials come from a GEMM's epilogue in tiles of its N-tile.
   auto result = dyn_cast<OpResult>(reduce.getPartials().front());
@@ -41,9 +43,10 @@ void mlir::coda::emitReduceKernel(OpBuilder &b, ReducePartialsOp reduce,
   MLIRContext *context = b.getContext();
   Location loc = reduce.getLoc();
   auto pointer = LLVM::LLVMPointerType::get(context);
+  SmallVector<Type> arguments = {b.getI32Type()};
+  arguments.append(reduce->getNumOperands() + reduce->getNumResults(), pointer);
   auto kernel = gpu::GPUFuncOp::create(
-      b, loc, name,
-      FunctionType::get(context, {b.getI32Type(), pointer, pointer}, {}));
+      b, loc, name, FunctionType::get(context, arguments, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({128, 1, 1}));
 
@@ -52,8 +55,14 @@ void mlir::coda::emitReduceKernel(OpBuilder &b, ReducePartialsOp reduce,
   auto index = [&](int64_t value) {
     return arith::ConstantIndexOp::create(b, loc, value).getResult();
   };
-  Value rows = arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                          kernel.getArgument(0));
+  Type f32 = b.getF32Type();
+  auto constant = [&](double value) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+  };
+  ValueRange args = kernel.getArguments();
+  Value rows = arith::IndexCastOp::create(b, loc, b.getIndexType(), args[0]);
+  ValueRange inputs = args.slice(1, reduce->getNumOperands());
+  ValueRange outputs = args.drop_front(1 + reduce->getNumOperands());
   Value row = arith::AddIOp::create(
       b, loc,
       arith::MulIOp::create(b, loc,
@@ -62,36 +71,71 @@ void mlir::coda::emitReduceKernel(OpBuilder &b, ReducePartialsOp reduce,
       gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   Value inside =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);
-  Type f32 = b.getF32Type();
   auto element = [&](Value base, Value position) {
     Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), position);
     return LLVM::GEPOp::create(b, loc, pointer, f32, base, ValueRange{offset})
         .getResult();
   };
-  scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
+  // Sums `term(tile, partial values...)` over the row's partials.
+  auto sumTiles = [&](function_ref<Value(Value, ArrayRef<Value>)> term) {
     Value first = arith::MulIOp::create(b, loc, row, index(partials));
-    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
     auto loop = scf::ForOp::create(
-        b, loc, index(0), index(partials), index(1), ValueRange{zero},
+        b, loc, index(0), index(partials), index(1), ValueRange{constant(0.0)},
         [&](OpBuilder &, Location, Value tile, ValueRange sum) {
           Value position = arith::AddIOp::create(b, loc, first, tile);
-          Value value = LLVM::LoadOp::create(
-              b, loc, f32, element(kernel.getArgument(1), position));
+          SmallVector<Value> values;
+          for (Value input : inputs)
+            values.push_back(
+                LLVM::LoadOp::create(b, loc, f32, element(input, position)));
           scf::YieldOp::create(
-              b, loc, arith::AddFOp::create(b, loc, sum[0], value).getResult());
+              b, loc,
+              arith::AddFOp::create(b, loc, sum[0], term(tile, values))
+                  .getResult());
         });
-    Value result = loop.getResult(0);
-    if (reduce.getKind() == "rstd") {
-      double count = static_cast<double>(*reduce.getCount());
-      Value mean = arith::DivFOp::create(
-          b, loc, result,
-          arith::ConstantOp::create(b, loc, b.getF32FloatAttr(count)));
-      Value shifted = arith::AddFOp::create(
-          b, loc, mean,
-          arith::ConstantOp::create(b, loc, reduce.getEpsilonAttr()));
-      result = math::RsqrtOp::create(b, loc, shifted);
+    return loop.getResult(0);
+  };
+  scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
+    Value epsilon = arith::ConstantOp::create(b, loc, reduce.getEpsilonAttr());
+    Value sum = sumTiles([](Value, ArrayRef<Value> v) { return v[0]; });
+    if (reduce.getKind() == "sum") {
+      LLVM::StoreOp::create(b, loc, sum, element(outputs[0], row));
+    } else if (reduce.getKind() == "rstd") {
+      Value count = constant(double(*reduce.getCount()));
+      Value rstd = math::RsqrtOp::create(
+          b, loc,
+          arith::AddFOp::create(
+              b, loc, arith::DivFOp::create(b, loc, sum, count), epsilon));
+      LLVM::StoreOp::create(b, loc, rstd, element(outputs[0], row));
+    } else {
+      // mean_rstd: var = (Σ cⱼ + Σ nⱼ (sⱼ / nⱼ − μ)²) / count, nⱼ the
+      // block's columns (the last holds the rest of count).
+      int64_t count = *reduce.getCount();
+      int64_t tileN = reduce.getTileNOrDefault();
+      Value total = constant(double(count));
+      Value mean = arith::DivFOp::create(b, loc, sum, total);
+      Value squares = sumTiles([&](Value tile, ArrayRef<Value> v) -> Value {
+        Value columns = arith::MinUIOp::create(
+            b, loc, index(tileN),
+            arith::SubIOp::create(b, loc, index(count),
+                                  arith::MulIOp::create(b, loc, tile,
+                                                        index(tileN))));
+        Value n = arith::UIToFPOp::create(
+            b, loc, f32,
+            arith::IndexCastOp::create(b, loc, b.getI32Type(), columns));
+        Value shift = arith::SubFOp::create(
+            b, loc, arith::DivFOp::create(b, loc, v[0], n), mean);
+        return arith::AddFOp::create(
+            b, loc, v[1],
+            arith::MulFOp::create(b, loc, n,
+                                  arith::MulFOp::create(b, loc, shift, shift)));
+      });
+      Value rstd = math::RsqrtOp::create(
+          b, loc,
+          arith::AddFOp::create(
+              b, loc, arith::DivFOp::create(b, loc, squares, total), epsilon));
+      LLVM::StoreOp::create(b, loc, mean, element(outputs[0], row));
+      LLVM::StoreOp::create(b, loc, rstd, element(outputs[1], row));
     }
-    LLVM::StoreOp::create(b, loc, result, element(kernel.getArgument(2), row));
     scf::YieldOp::create(b, loc);
   });
   gpu::ReturnOp::create(b, loc);

@@ -19,8 +19,10 @@ FailureOr<int64_t> checkReduceKernelSupport(ReducePartialsOp reduce);
 /// Emits the kernel of `reduce` as a `gpu.func` named `name` at the
 /// builder's insertion point: one thread per row sums the row's `partials`
 /// values and stores the sum (kind "sum") or `rsqrt(sum / count + epsilon)`
-/// (kind "rstd"). Arguments: the row count M as i32, the partials and the
-/// `[M, 1]` f32 result. Grid: ceil(M / 128), block: 128 threads.
+/// (kind "rstd"); for "mean_rstd" it combines block sums and centered sums
+/// of squares into the mean and rsqrt(var + epsilon) without cancellation.
+/// Arguments: the row count M as i32, the partials, the `[M, 1]` f32
+/// results. Grid: ceil(M / 128), block: 128 threads.
 void emitReduceKernel(OpBuilder &builder, ReducePartialsOp reduce,
                       StringRef name, int64_t partials);
 
