@@ -43,13 +43,23 @@ static bool isPerRow(Value value) {
   return type.getRank() == 2 && type.getDimSize(1) == 1;
 }
 
+/// The tensor whose rows `value` holds per-tile partials of (a partial
+/// reduction's or gather's input), or null for a tile value.
+static Value getPartialsSource(Value value) {
+  if (auto partial = value.getDefiningOp<PartialReduceOp>())
+    return partial.getX();
+  if (auto gather = value.getDefiningOp<PartialGatherOp>())
+    return gather.getX();
+  return Value();
+}
+
 int64_t mlir::coda::getOutputWidth(GemmOp gemm) {
   auto yield = cast<YieldOp>(gemm.getBody().getTerminator());
   for (Value value : yield.getValues())
-    if (!value.getDefiningOp<PartialReduceOp>())
+    if (!getPartialsSource(value))
       return getWidth(value);
   for (Value value : yield.getValues())
-    return getWidth(value.getDefiningOp<PartialReduceOp>().getX());
+    return getWidth(getPartialsSource(value));
   return 0;
 }
 
@@ -177,14 +187,9 @@ static LogicalResult checkGemmOperands(GemmOp gemm, int64_t width) {
     return gemm.emitError("the kernel generator takes bf16 or f16 operands, "
                           "got ")
            << element;
-  for (auto [index, input] : llvm::enumerate(gemm.getInputs()))
-    if (!isa<FloatType>(cast<ShapedType>(input.getType()).getElementType()))
-      return gemm.emitError("epilogue input #")
-             << index << " of type " << input.getType()
-             << " is not a floating-point tensor";
   auto yield = cast<YieldOp>(gemm.getBody().getTerminator());
   for (auto [index, result] : llvm::enumerate(gemm.getResults())) {
-    if (yield.getValues()[index].getDefiningOp<PartialReduceOp>())
+    if (getPartialsSource(yield.getValues()[index]))
       continue;
     auto type = cast<RankedTensorType>(result.getType());
     if (type.getRank() != 2 || type.getDimSize(1) != width)
@@ -220,6 +225,13 @@ FailureOr<GemmKernelPlan> mlir::coda::planGemmKernel(GemmOp gemm,
   for (Value value : yield.getValues())
     if (failed(cutWalk.walk(value, 0, 0, plan.width)))
       return failure();
+  // After the walk, so that an epilogue op the generator lacks is named
+  // first (an integer input is a gather's targets).
+  for (auto [index, input] : llvm::enumerate(gemm.getInputs()))
+    if (!isa<FloatType>(cast<ShapedType>(input.getType()).getElementType()))
+      return gemm.emitError("epilogue input #")
+             << index << " of type " << input.getType()
+             << " is not a floating-point tensor";
   SmallVector<int64_t> cuts = {0, plan.width};
   for (auto [cut, concat] : cutWalk.cuts) {
     if (cut % kTileN != 0)

@@ -233,3 +233,30 @@ func.func @lone_activation(%x: tensor<?x64xbf16>) -> tensor<?x64xbf16> {
   %y = coda.silu %x : (tensor<?x64xbf16>) -> tensor<?x64xbf16>
   return %y : tensor<?x64xbf16>
 }
+
+// -----
+
+// Epilogue inputs are read as floating-point values.
+func.func @integer_input(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %t: tensor<?xi64>) -> tensor<?x32xbf16> {
+  // expected-error @+1 {{epilogue input #0 of type 'tensor<?xi64>' is not a floating-point tensor}}
+  %y = coda.gemm %a, [%w] inputs(%t) : (tensor<?x64xbf16>, tensor<32x64xbf16>, tensor<?xi64>) -> tensor<?x32xbf16> {
+  ^bb0(%acc: tensor<?x32xf32>, %targets: tensor<?xi64>):
+    coda.yield %acc : tensor<?x32xf32>
+  }
+  return %y : tensor<?x32xbf16>
+}
+
+// -----
+
+// The LM head's epilogue (only partials: log-sum-exps and gathered target
+// logits) is refused for its first missing piece.
+func.func @lm_head(%h: tensor<?x64xbf16>, %w: tensor<256x64xbf16>, %t: tensor<?xi64>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  %p:2 = coda.gemm %h, [%w] inputs(%t) : (tensor<?x64xbf16>, tensor<256x64xbf16>, tensor<?xi64>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  ^bb0(%acc: tensor<?x256xf32>, %targets: tensor<?xi64>):
+    // expected-error @+1 {{partial reductions of kind "lse" are not supported by the kernel generator yet}}
+    %l = coda.partial_reduce %acc {kind = "lse"} : (tensor<?x256xf32>) -> tensor<?x?xf32>
+    %g = coda.partial_gather %acc, %targets : (tensor<?x256xf32>, tensor<?xi64>) -> tensor<?x?xf32>
+    coda.yield %l, %g : tensor<?x?xf32>, tensor<?x?xf32>
+  }
+  return %p#0, %p#1 : tensor<?x?xf32>, tensor<?x?xf32>
+}
