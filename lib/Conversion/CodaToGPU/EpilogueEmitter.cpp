@@ -20,6 +20,7 @@
 
 #include "EpilogueEmitter.h"
 
+#include "LaneSums.h"
 #include "coda/Dialect/Coda/Utils/ScalarMath.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -37,16 +38,6 @@ constexpr int64_t kOffsetsPerRow = kTileN / 4;
 /// batches that do not spill in the fused kernels (bench/NOTES.md, step 6).
 constexpr int64_t kPairsPerBatch = 2;
 constexpr int64_t kRowsPerBatch = 2;
-
-static int64_t getWidth(Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  return type.getDimSize(type.getRank() - 1);
-}
-
-static bool isPerRow(Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  return type.getRank() == 2 && type.getDimSize(1) == 1;
-}
 
 namespace {
 /// Emits the epilogue for one row of one range: values at (value, shift,
@@ -389,13 +380,7 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
       if (!partial)
         continue;
       auto quadSum = [&](Value value) {
-        for (int32_t offset : {1, 2})
-          value = arith::AddFOp::create(
-              b, loc, value,
-              gpu::ShuffleOp::create(b, loc, value, offset, 32,
-                                     gpu::ShuffleMode::XOR)
-                  .getShuffleResult());
-        return value;
+        return sumAcrossLanes(b, loc, value, {1, 2});
       };
       Value sum = quadSum(llvm::find_if(state.sums, [&](auto &entry) {
                             return entry.first == partial;

@@ -32,17 +32,6 @@ const EpilogueRange &GemmKernelPlan::rangeOf(int64_t column) const {
   return ranges.back();
 }
 
-/// The columns of `value`, or 1 for a per-row column [M, 1].
-static int64_t getWidth(Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  return type.getDimSize(type.getRank() - 1);
-}
-
-static bool isPerRow(Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  return type.getRank() == 2 && type.getDimSize(1) == 1;
-}
-
 /// The tensor whose rows `value` holds per-tile partials of (a partial
 /// reduction's or gather's input), or null for a tile value.
 static Value getPartialsSource(Value value) {

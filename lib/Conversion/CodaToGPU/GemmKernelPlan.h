@@ -25,6 +25,19 @@
 
 namespace mlir::coda {
 
+/// The columns of epilogue value `value` (a tile, a per-column vector, or 1
+/// for a per-row column [M, 1]).
+inline int64_t getWidth(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  return type.getDimSize(type.getRank() - 1);
+}
+
+/// Whether `value` is a per-row column [M, 1].
+inline bool isPerRow(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  return type.getRank() == 2 && type.getDimSize(1) == 1;
+}
+
 /// Output columns per CTA (one wgmma n128 box per accumulator base), the K
 /// step of the mainloop, and the consumer warpgroups of a CTA.
 constexpr int64_t kTileN = 128;

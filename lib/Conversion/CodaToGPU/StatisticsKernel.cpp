@@ -12,6 +12,7 @@
 
 #include "StatisticsKernel.h"
 
+#include "LaneSums.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -97,26 +98,16 @@ void mlir::coda::emitStatisticsKernel(OpBuilder &b, NormStatisticsOp op,
     return widen(LLVM::ExtractElementOp::create(
         b, loc, pair, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(e))));
   };
-  // Sums over the warp.
   auto warpSum = [&](Value value) {
-    for (int32_t offset : {16, 8, 4, 2, 1})
-      value = arith::AddFOp::create(
-          b, loc, value,
-          gpu::ShuffleOp::create(b, loc, value, offset, 32,
-                                 gpu::ShuffleMode::XOR)
-              .getShuffleResult());
-    return value;
+    return sumAcrossLanes(b, loc, value, {16, 8, 4, 2, 1});
   };
-  // One pass over the row: `body(column, x0, x1, sums)` returns the new
-  // sums; columns past N are skipped.
+  // One pass over the row, summed over the warp: `term(column, x0, x1)` is
+  // the lane's term for a column pair; columns past N are skipped.
   int64_t steps = llvm::divideCeil(n, 64);
-  auto pass = [&](ValueRange initial,
-                  function_ref<SmallVector<Value>(Value, Value, Value,
-                                                  ValueRange)>
-                      body) {
+  auto pass = [&](function_ref<Value(Value, Value, Value)> term) {
     auto loop = scf::ForOp::create(
-        b, loc, index(0), index(steps), index(1), initial,
-        [&](OpBuilder &, Location, Value step, ValueRange sums) {
+        b, loc, index(0), index(steps), index(1), ValueRange{constant(0.0)},
+        [&](OpBuilder &, Location, Value step, ValueRange sum) {
           Value column = arith::AddIOp::create(
               b, loc, arith::MulIOp::create(b, loc, step, index(64)),
               arith::MulIOp::create(b, loc, lane, index(2)));
@@ -129,16 +120,17 @@ void mlir::coda::emitStatisticsKernel(OpBuilder &b, NormStatisticsOp op,
                     b, loc, arith::MulIOp::create(b, loc, row, index(n)), column);
                 Value pair = LLVM::LoadOp::create(
                     b, loc, pairType, address(x, element, position), pairAlign);
-                scf::YieldOp::create(
-                    b, loc,
-                    body(column, extract(pair, 0), extract(pair, 1), sums));
+                Value added = arith::AddFOp::create(
+                    b, loc, sum[0],
+                    term(column, extract(pair, 0), extract(pair, 1)));
+                scf::YieldOp::create(b, loc, added);
               },
               [&](OpBuilder &, Location) {
-                scf::YieldOp::create(b, loc, sums);
+                scf::YieldOp::create(b, loc, sum);
               });
           scf::YieldOp::create(b, loc, next.getResults());
         });
-    return SmallVector<Value>(loop.getResults());
+    return warpSum(loop.getResult(0));
   };
   // Stores h at `column` from the two f32 values.
   auto storeH = [&](Value column, Value h0, Value h1) {
@@ -159,49 +151,29 @@ void mlir::coda::emitStatisticsKernel(OpBuilder &b, NormStatisticsOp op,
   };
 
   scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
-    Value zero = constant(0.0);
     Value count = constant(double(n));
     Value epsilon = arith::ConstantOp::create(b, loc, op.getEpsilonAttr());
-    Value rstd, mean;
-    if (!layerNorm) {
-      SmallVector<Value> sums =
-          pass({zero}, [&](Value column, Value x0, Value x1, ValueRange sums) {
-            storeH(column, x0, x1);
-            Value squares = arith::AddFOp::create(
-                b, loc, arith::MulFOp::create(b, loc, x0, x0),
-                arith::MulFOp::create(b, loc, x1, x1));
-            return SmallVector<Value>{
-                arith::AddFOp::create(b, loc, sums[0], squares)};
-          });
-      rstd = math::RsqrtOp::create(
+    // LayerNorm: the mean first, so the squares are of deviations from it.
+    Value mean;
+    if (layerNorm)
+      mean = arith::DivFOp::create(
           b, loc,
-          arith::AddFOp::create(
-              b, loc, arith::DivFOp::create(b, loc, warpSum(sums[0]), count),
-              epsilon));
-    } else {
-      SmallVector<Value> sums =
-          pass({zero}, [&](Value, Value x0, Value x1, ValueRange sums) {
-            return SmallVector<Value>{arith::AddFOp::create(
-                b, loc, sums[0], arith::AddFOp::create(b, loc, x0, x1))};
-          });
-      mean = arith::DivFOp::create(b, loc, warpSum(sums[0]), count);
-      SmallVector<Value> centered =
-          pass({zero}, [&](Value column, Value x0, Value x1, ValueRange sums) {
-            Value d0 = arith::SubFOp::create(b, loc, x0, mean);
-            Value d1 = arith::SubFOp::create(b, loc, x1, mean);
-            storeH(column, d0, d1);
-            Value squares = arith::AddFOp::create(
-                b, loc, arith::MulFOp::create(b, loc, d0, d0),
-                arith::MulFOp::create(b, loc, d1, d1));
-            return SmallVector<Value>{
-                arith::AddFOp::create(b, loc, sums[0], squares)};
-          });
-      rstd = math::RsqrtOp::create(
-          b, loc,
-          arith::AddFOp::create(
-              b, loc, arith::DivFOp::create(b, loc, warpSum(centered[0]), count),
-              epsilon));
-    }
+          pass([&](Value, Value x0, Value x1) -> Value {
+            return arith::AddFOp::create(b, loc, x0, x1);
+          }),
+          count);
+    // The sum of squares (of deviations for LayerNorm), writing h as it goes.
+    Value squares = pass([&](Value column, Value x0, Value x1) -> Value {
+      Value d0 = mean ? arith::SubFOp::create(b, loc, x0, mean).getResult() : x0;
+      Value d1 = mean ? arith::SubFOp::create(b, loc, x1, mean).getResult() : x1;
+      storeH(column, d0, d1);
+      return arith::AddFOp::create(b, loc, arith::MulFOp::create(b, loc, d0, d0),
+                                   arith::MulFOp::create(b, loc, d1, d1));
+    });
+    Value rstd = math::RsqrtOp::create(
+        b, loc,
+        arith::AddFOp::create(b, loc, arith::DivFOp::create(b, loc, squares, count),
+                              epsilon));
     // The warp's first lane stores the row's statistics.
     Value first =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, index(0));
