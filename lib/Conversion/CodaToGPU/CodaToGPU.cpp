@@ -64,9 +64,7 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
       builder.getNamedAttr("persistent", builder.getBoolAttr(true)));
   add("rows_per_tile", plan.tileM());
   fields.push_back(builder.getNamedAttr(
-      "schedule", builder.getStringAttr(plan.schedule == GemmSchedule::PingPong
-                                            ? "pingpong"
-                                            : "cooperative")));
+      "schedule", builder.getStringAttr(stringifyGemmSchedule(plan.schedule))));
   add("shared_bytes", plan.sharedBytes());
   add("stages", plan.stages);
   SmallVector<int64_t> boxRows = {plan.tileM()};
@@ -85,18 +83,10 @@ struct ConvertCodaToGPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    if (stages == 1) {
-      module.emitError("stages = 1: the mainloop's ring needs at least 2 "
-                       "slots to overlap loads with wgmma");
+    FailureOr<GemmSchedule> gemmSchedule =
+        parseScheduleOptions(module, schedule, stages);
+    if (failed(gemmSchedule))
       return signalPassFailure();
-    }
-    std::optional<GemmSchedule> gemmSchedule = parseGemmSchedule(schedule);
-    if (!gemmSchedule) {
-      module.emitError("schedule = \"")
-          << schedule.getValue()
-          << "\" is neither \"cooperative\" nor \"pingpong\"";
-      return signalPassFailure();
-    }
 
     // Every kernel op of each function, in order: GEMMs and the reductions
     // that finish their partials (with the number of partials per row).

@@ -25,6 +25,23 @@ std::optional<GemmSchedule> mlir::coda::parseGemmSchedule(StringRef name) {
   return std::nullopt;
 }
 
+StringRef mlir::coda::stringifyGemmSchedule(GemmSchedule schedule) {
+  return schedule == GemmSchedule::PingPong ? "pingpong" : "cooperative";
+}
+
+FailureOr<GemmSchedule> mlir::coda::parseScheduleOptions(Operation *anchor,
+                                                         StringRef schedule,
+                                                         int64_t stages) {
+  if (stages == 1)
+    return anchor->emitError("stages = 1: the mainloop's ring needs at least "
+                             "2 slots to overlap loads with wgmma");
+  std::optional<GemmSchedule> parsed = parseGemmSchedule(schedule);
+  if (!parsed)
+    return anchor->emitError("schedule = \"")
+           << schedule << "\" is neither \"cooperative\" nor \"pingpong\"";
+  return *parsed;
+}
+
 const EpilogueRange &GemmKernelPlan::rangeOf(int64_t column) const {
   for (const EpilogueRange &range : ranges)
     if (column < range.end)
@@ -298,9 +315,7 @@ DictionaryAttr mlir::coda::getPlanAttr(MLIRContext *context,
       b.getNamedAttr("boxes", b.getI64IntegerAttr(plan.boxes)),
       b.getNamedAttr("rows_per_tile", b.getI64IntegerAttr(plan.tileM())),
       b.getNamedAttr("schedule",
-                     b.getStringAttr(plan.schedule == GemmSchedule::PingPong
-                                         ? "pingpong"
-                                         : "cooperative")),
+                     b.getStringAttr(stringifyGemmSchedule(plan.schedule))),
       b.getNamedAttr("stages", b.getI64IntegerAttr(plan.stages)),
   });
 }

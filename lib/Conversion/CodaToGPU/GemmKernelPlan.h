@@ -63,8 +63,15 @@ enum class GemmSchedule {
   PingPong,
 };
 
-/// Parses "cooperative" or "pingpong".
+/// Parses "cooperative" or "pingpong", and back.
 std::optional<GemmSchedule> parseGemmSchedule(StringRef name);
+StringRef stringifyGemmSchedule(GemmSchedule schedule);
+
+/// The schedule of the `schedule` and `stages` pass options, or failure
+/// after reporting on `anchor` why they are not one.
+FailureOr<GemmSchedule> parseScheduleOptions(Operation *anchor,
+                                             StringRef schedule,
+                                             int64_t stages);
 
 /// The static shape of one GEMM kernel. The grid is persistent: each CTA
 /// walks tiles blockIdx.x, blockIdx.x + gridDim.x, ...

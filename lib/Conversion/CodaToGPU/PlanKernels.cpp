@@ -29,18 +29,10 @@ struct CodaPlanKernelsPass
   using Base::Base;
 
   void runOnOperation() override {
-    std::optional<GemmSchedule> gemmSchedule = parseGemmSchedule(schedule);
-    if (!gemmSchedule) {
-      getOperation().emitError("schedule = \"")
-          << schedule.getValue()
-          << "\" is neither \"cooperative\" nor \"pingpong\"";
+    FailureOr<GemmSchedule> gemmSchedule =
+        parseScheduleOptions(getOperation(), schedule, stages);
+    if (failed(gemmSchedule))
       return signalPassFailure();
-    }
-    if (stages == 1) {
-      getOperation().emitError("stages = 1: the mainloop's ring needs at "
-                               "least 2 slots to overlap loads with wgmma");
-      return signalPassFailure();
-    }
     WalkResult result = getOperation().walk([&](GemmOp gemm) {
       FailureOr<GemmKernelPlan> plan =
           planGemmKernel(gemm, *gemmSchedule, stages);
