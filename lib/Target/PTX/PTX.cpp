@@ -32,7 +32,8 @@ using namespace mlir;
 using namespace mlir::coda;
 
 /// Points CUDA_ROOT at /usr/local/cuda when it is unset and the toolkit is
-/// there: ptxas is found there.
+/// there, before ptxas is looked up (coda-lower-kernel-modules does the
+/// same for libdevice).
 static void defaultCudaRoot() {
   if (!std::getenv("CUDA_ROOT") &&
       llvm::sys::fs::is_directory("/usr/local/cuda"))
@@ -53,8 +54,6 @@ static LogicalResult writeLaunchPlanFile(ModuleOp module, StringRef path) {
 LogicalResult mlir::coda::translateToPTX(ModuleOp module, raw_ostream &os,
                                          StringRef planPath) {
   MLIRContext *context = module.getContext();
-  defaultCudaRoot();
-
   // Kernels for the GEMMs of every function, fused first if the input is at
   // the graph level (the pipeline leaves an epilogue-level input as it is);
   // a module at the kernel level (convert-coda-to-gpu already ran, with
