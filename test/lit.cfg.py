@@ -34,4 +34,12 @@ tools = ["coda-opt", "coda-translate", "coda-run"]
 if config.coda_have_fuzzer:
     config.available_features.add("fuzzer")
     tools.append("coda-fuzz-parse")
+# The runtime (libcoda_runtime.so) is built where cuda.h is; test/Runtime
+# runs its launch path on a stand-in driver, %fake_cuda.
+if config.coda_have_runtime:
+    config.available_features.add("coda-runtime")
+    tools.append("coda-runtime-check")
+    config.substitutions.append(
+        ("%fake_cuda", os.path.join(config.coda_obj_root, "lib", "libcoda-fake-cuda.so"))
+    )
 llvm_config.add_tool_substitutions(tools, [config.coda_tools_dir])

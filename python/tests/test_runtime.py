@@ -1,0 +1,182 @@
+"""The coda package over the runtime: plan queries and errors on every
+machine with the runtime built, runs against PyTorch on a GPU."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import coda
+
+# Plan queries and errors: no GPU, no torch.
+
+
+def test_plan_queries(gpt2_mlp):
+    bundle = coda.Bundle(str(gpt2_mlp))
+    assert bundle.target == "sm_90a"
+    assert bundle.kernel_count == 4
+    assert bundle.buffers["arg0"] == coda.Buffer(
+        "arg0", "bf16", (-1, 768), "argument", None
+    )
+    assert bundle.buffers["t3"].view_of == "arg2"
+    assert bundle.buffers["t7"].role == "result"
+    assert bundle.buffers["t7"].shape_for(4097) == (4097, 768)
+    assert bundle.workspace_bytes(4097) == 31510528
+
+
+def test_invalid_plan(gpt2_mlp, tmp_path):
+    plan = tmp_path / "bad.plan.json"
+    plan.write_text('{"target": "sm_90a", "functions": [}')
+    with pytest.raises(coda.RuntimeError) as error:
+        coda.Bundle(str(gpt2_mlp), str(plan))
+    assert error.value.status == "CodaErrorInvalidPlan"
+    assert "at byte 35: expected a value" in str(error.value)
+
+
+def test_rows(gpt2_mlp):
+    with pytest.raises(coda.RuntimeError, match="must be at least 1"):
+        coda.Bundle(str(gpt2_mlp)).workspace_bytes(0)
+
+
+def test_no_driver(gpt2_mlp):
+    # The driver is opened once per process: a fresh one sees the variable.
+    script = (
+        "import coda, sys\n"
+        "try:\n"
+        f"    coda.Bundle({str(gpt2_mlp)!r}).reserve(8, stream=0)\n"
+        "except coda.RuntimeError as error:\n"
+        "    print(error.status, error.message)\n"
+    )
+    env = dict(os.environ, CODA_RUNTIME_LIBCUDA="/nonexistent/libcuda.so.1")
+    env["PYTHONPATH"] = os.pathsep.join(sys.path)
+    result = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True
+    )
+    assert result.stdout.startswith("CodaErrorNoDriver no CUDA driver"), result
+
+
+# Runs on the GPU, against PyTorch.
+
+
+def relative_error(value, reference):
+    return ((value.double() - reference).norm() / reference.norm()).item()
+
+
+def gpt2_inputs(torch, rows, seed=0):
+    """The numerics contract's inputs: activations N(0, 1), weights
+    N(0, 0.02^2), vectors 1 + N(0, 0.1^2)."""
+    gen = torch.Generator(device="cuda").manual_seed(seed)
+
+    def randn(*shape):
+        return torch.randn(*shape, device="cuda", generator=gen)
+
+    return {
+        "arg0": randn(rows, 768),
+        "arg1": 1 + 0.1 * randn(768),
+        "arg2": 1 + 0.1 * randn(768),
+        "arg3": 0.02 * randn(3072, 768),
+        "arg4": 1 + 0.1 * randn(3072),
+        "arg5": 0.02 * randn(768, 3072),
+        "arg6": 1 + 0.1 * randn(768),
+    }
+
+
+def gpt2_mlp_reference(torch, x, g, b, w1, b1, w2, b2):
+    f = torch.nn.functional
+    h = f.layer_norm(x, (768,), g, b, eps=1e-5)
+    return x + f.linear(f.gelu(f.linear(h, w1, b1), approximate="tanh"), w2, b2)
+
+
+@pytest.mark.parametrize("rows", [1000, 4097])
+def test_gpt2_mlp_matches_torch(gpt2_mlp, torch_cuda, rows):
+    torch = torch_cuda
+    inputs = gpt2_inputs(torch, rows)
+    args = [inputs[f"arg{i}"] for i in range(7)]
+    reference = gpt2_mlp_reference(torch, *[a.double() for a in args])
+    bf16 = {name: t.bfloat16().contiguous() for name, t in inputs.items()}
+    eager = gpt2_mlp_reference(torch, *[bf16[f"arg{i}"] for i in range(7)])
+
+    bundle = coda.Bundle(str(gpt2_mlp))
+    out = torch.empty(rows, 768, device="cuda", dtype=torch.bfloat16)
+    bundle.run({**bf16, "t7": out}, rows)
+    torch.cuda.synchronize()
+    assert torch.isfinite(out).all()
+    error = relative_error(out, reference)
+    eager_error = relative_error(eager, reference)
+    assert error <= max(1e-5, 2 * eager_error), (error, eager_error)
+
+    # Again on the cached tensor maps, and into another output.
+    again = torch.empty_like(out)
+    bundle.run({**bf16, "t7": again}, rows)
+    torch.cuda.synchronize()
+    assert torch.equal(again, out)
+
+
+def test_boundary_runs_between_kernels(attend, torch_cuda):
+    """Attention left to the caller: an identity in its place makes the
+    function two chained projections."""
+    torch = torch_cuda
+    rows = 300
+    gen = torch.Generator(device="cuda").manual_seed(1)
+    x = torch.randn(rows, 64, device="cuda", generator=gen).bfloat16()
+    wq, wo = (
+        (0.1 * torch.randn(64, 64, device="cuda", generator=gen)).bfloat16()
+        for _ in range(2)
+    )
+    steps = []
+
+    def identity(step):
+        assert step.op == "coda.attention" and step.rows == rows
+        assert len(step.operands) == 3 and step.results[0].shape == (rows, 64)
+        # The run's stream, torch's current one, is where the copy goes.
+        assert step.stream == torch.cuda.current_stream().cuda_stream
+        step.results[0].copy_(step.operands[0])
+        steps.append(step.step)
+
+    bundle = coda.Bundle(str(attend))
+    bundle.on_boundary(identity)
+    out = torch.empty(rows, 64, device="cuda", dtype=torch.bfloat16)
+    bundle.run({"arg0": x, "arg1": wq, "arg2": wo, "t2": out}, rows)
+    torch.cuda.synchronize()
+    assert steps == [1]
+    reference = (x.double() @ wq.double().T) @ wo.double().T
+    eager = (x @ wq.T) @ wo.T
+    error = relative_error(out, reference)
+    eager_error = relative_error(eager, reference)
+    assert error <= max(1e-5, 2 * eager_error), (error, eager_error)
+
+
+def test_boundary_exception_stops_the_run(attend, torch_cuda):
+    torch = torch_cuda
+    bundle = coda.Bundle(str(attend))
+
+    def fail(step):
+        raise KeyError("no attention here")
+
+    bundle.on_boundary(fail)
+    buffers = {
+        "arg0": torch.zeros(8, 64, device="cuda", dtype=torch.bfloat16),
+        "arg1": torch.zeros(64, 64, device="cuda", dtype=torch.bfloat16),
+        "arg2": torch.zeros(64, 64, device="cuda", dtype=torch.bfloat16),
+        "t2": torch.zeros(8, 64, device="cuda", dtype=torch.bfloat16),
+    }
+    with pytest.raises(KeyError, match="no attention here"):
+        bundle.run(buffers, 8)
+
+
+def test_run_errors(gpt2_mlp, torch_cuda):
+    torch = torch_cuda
+    bundle = coda.Bundle(str(gpt2_mlp))
+    bf16 = {n: t.bfloat16().contiguous() for n, t in gpt2_inputs(torch, 16).items()}
+    with pytest.raises(coda.RuntimeError) as error:
+        bundle.run(bf16, 16)
+    assert error.value.status == "CodaErrorUnboundBuffer"
+    assert "buffers not bound: t7" in error.value.message
+    out = torch.empty(16, 768, device="cuda", dtype=torch.bfloat16)
+    with pytest.raises(coda.RuntimeError, match="has no buffer named 'x'"):
+        bundle.run({**bf16, "t7": out, "x": out}, 16)
+    with pytest.raises(ValueError, match="shape"):
+        bundle.run({**bf16, "t7": out}, 17)
+    with pytest.raises(ValueError, match="not contiguous"):
+        bundle.run({**bf16, "t7": out.T.contiguous().T}, 16)

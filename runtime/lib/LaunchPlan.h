@@ -1,0 +1,158 @@
+//===- LaunchPlan.h - the launch plan, as the runtime reads it --*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The data model of what lib/Target/PTX/LaunchPlan.cpp writes (see
+// docs/Pipeline.md, "The launch plan"), checked when it is read so that a
+// launch never meets a dangling name or a shape it cannot size. The plan
+// carries no weight layout step, so neither does this model.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CODA_RUNTIME_LAUNCHPLAN_H
+#define CODA_RUNTIME_LAUNCHPLAN_H
+
+#include "Status.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace coda::runtime {
+
+enum class ElementType { BF16, F16, F32 };
+
+/// The type's size in bytes.
+size_t getElementSize(ElementType type);
+/// The type's name in the plan: "bf16", "f16", "f32".
+const char *getElementTypeName(ElementType type);
+
+/// A tensor of the function: an argument, a result or an intermediate.
+struct Buffer {
+  std::string name;
+  ElementType type;
+  /// Row-major sizes; only the first can be -1, the row count M.
+  std::vector<int64_t> shape;
+  CodaBufferRole role;
+  /// The buffer this one is a view of (an alias step), or its own index.
+  size_t viewOf;
+  /// Its memory: an index into Function::storages.
+  size_t storage;
+  /// Whether a kernel reads it through a tensor map.
+  bool tensorMapped = false;
+
+  bool isDynamic() const { return !shape.empty() && shape[0] == -1; }
+  /// Its first dimension for row count `rows` (1 for a scalar).
+  int64_t getRows(int64_t rows) const;
+  /// Its size in bytes for row count `rows`; false on overflow.
+  bool getBytes(int64_t rows, uint64_t &bytes) const;
+};
+
+/// The memory of a buffer and its views, which alias steps make one.
+struct Storage {
+  std::vector<size_t> buffers;
+  /// 16 when a member is read through a tensor map, else the largest
+  /// element size of its members.
+  uint64_t alignment = 1;
+  /// No member is an argument or a result: the workspace provides it.
+  bool fromWorkspace = true;
+};
+
+/// A CUtensorMap over a [rows, columns] buffer, read in boxes.
+struct TensorMapArgument {
+  size_t buffer;
+  uint32_t boxColumns;
+  uint32_t boxRows;
+};
+/// The kernel's row count, as an i32.
+struct RowsArgument {};
+/// A buffer's device address.
+struct BufferArgument {
+  size_t buffer;
+};
+using KernelArgument =
+    std::variant<TensorMapArgument, RowsArgument, BufferArgument>;
+
+/// A kernel launch. Over R rows its tile grid is ceil(R / rowsPerTile) x
+/// tilesN; a persistent kernel runs on min(tiles, SMs) CTAs, any other on
+/// the tile grid.
+struct Kernel {
+  std::string name;
+  /// -1: the row count M.
+  int64_t rows;
+  uint32_t block;
+  uint32_t sharedBytes;
+  int64_t rowsPerTile;
+  int64_t tilesN;
+  bool persistent;
+  std::vector<KernelArgument> arguments;
+
+  /// The rows it runs over for row count `rows`.
+  int64_t getRows(int64_t rows) const {
+    return this->rows == -1 ? rows : this->rows;
+  }
+};
+
+/// A reshape: `result` is `source`'s memory.
+struct Alias {
+  size_t result;
+  size_t source;
+};
+
+/// An op no kernel runs (attention), left to the caller.
+struct Boundary {
+  std::string op;
+  std::vector<size_t> operands;
+  std::vector<size_t> results;
+};
+
+using Step = std::variant<Kernel, Alias, Boundary>;
+
+/// One compiled function.
+struct Function {
+  std::string name;
+  std::vector<Buffer> buffers;
+  std::vector<Storage> storages;
+  std::vector<Step> steps;
+  size_t kernelCount = 0;
+  bool hasBoundary = false;
+  /// The row count of a plan without -1 (its kernels' largest `rows`).
+  std::optional<int64_t> staticRows;
+
+  /// The index of the buffer named `name`.
+  std::optional<size_t> findBuffer(std::string_view name) const;
+  /// As findBuffer; fails with CodaErrorUnknownBuffer.
+  Status getBuffer(std::string_view name, size_t &index) const;
+  /// Fails with CodaErrorInvalidRows unless the function runs over `rows`.
+  Status checkRows(int64_t rows) const;
+  /// Storage `storage`'s size in bytes for row count `rows` (the largest
+  /// of its members'); false on overflow.
+  bool getStorageBytes(size_t storage, int64_t rows, uint64_t &bytes) const;
+};
+
+/// The GPU architecture the kernels were compiled for, e.g. sm_90a.
+struct Target {
+  std::string name;
+  int major = 0;
+  int minor = 0;
+  /// The "a" suffix: features of exactly this compute capability.
+  bool archSpecific = false;
+};
+
+struct LaunchPlan {
+  Target target;
+  std::vector<Function> functions;
+};
+
+/// Reads and checks the plan JSON in `text`; `source` names it in
+/// messages. Fails with CodaErrorInvalidPlan, naming the byte offset and,
+/// past the syntax, the field.
+Status parseLaunchPlan(std::string_view text, const std::string &source,
+                       LaunchPlan &plan);
+
+} // namespace coda::runtime
+
+#endif // CODA_RUNTIME_LAUNCHPLAN_H
