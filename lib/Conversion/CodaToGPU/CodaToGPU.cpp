@@ -37,7 +37,8 @@ static constexpr llvm::StringLiteral kKernelModuleName = "coda_kernels";
 /// dynamic shared memory, whether the grid is persistent (grid.x =
 /// min(tiles, SMs), else grid = (ceil(M / rows_per_tile), tiles_n)), and
 /// for a GEMM the row extent of each tensor map's box (A first, then each
-/// weight; boxes are 64 elements wide).
+/// weight; boxes are 64 elements wide) and of each result's (0: the result
+/// is a pointer).
 static DictionaryAttr
 getLaunchAttr(OpBuilder &builder, Operation *op,
               const llvm::DenseMap<Operation *, GemmKernelPlan> &plans) {
@@ -71,6 +72,12 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
   boxRows.append(cast<GemmOp>(op).getB().size(), kTileN);
   fields.push_back(builder.getNamedAttr(
       "tensor_map_rows", builder.getDenseI64ArrayAttr(boxRows)));
+  // Results staged for TMA stores arrive as tensor maps of 64-row boxes.
+  fields.push_back(builder.getNamedAttr(
+      "result_tensor_map_rows",
+      builder.getDenseI64ArrayAttr(llvm::map_to_vector(
+          plan.stagedResults,
+          [](bool staged) -> int64_t { return staged ? 64 : 0; }))));
   add("tiles_n", plan.nTiles());
   return builder.getDictionaryAttr(fields);
 }

@@ -33,11 +33,10 @@ using namespace mlir::coda;
 
 /// Static column offsets of a thread's registers within a box.
 constexpr int64_t kOffsetsPerRow = kTileN / 4;
-/// A batch: the column pairs of how many of the thread's rows are
-/// evaluated before their stores. Two by two measured fastest among the
+/// A batch: the column pairs of both rows of a slab that are evaluated
+/// before their stores. Two pairs of two rows measured fastest among the
 /// batches that do not spill in the fused kernels (bench/NOTES.md, step 6).
 constexpr int64_t kPairsPerBatch = 2;
-constexpr int64_t kRowsPerBatch = 2;
 
 namespace {
 /// Emits the epilogue for one row of one range: values at (value, shift,
@@ -281,65 +280,74 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
         order.push_back(base + i + distance);
     }
 
-  // Rows in groups, columns in batches: a batch's values first, so that
-  // its loads are in flight together, then its stores and its terms of the
-  // partial sums; a batch's accumulator registers are dead after it.
-  int64_t rowsPerBatch = std::min<int64_t>(kRowsPerBatch, rowStates.size());
-  for (MutableArrayRef<RowState> rowGroup :
-       llvm::map_range(llvm::seq<int64_t>(0, rowStates.size() / rowsPerBatch),
-                       [&](int64_t i) {
-                         return MutableArrayRef<RowState>(rowStates).slice(
-                             i * rowsPerBatch, rowsPerBatch);
-                       }))
-  for (ArrayRef<int64_t> batch :
-       llvm::map_range(llvm::seq<int64_t>(0, order.size() / kPairsPerBatch),
-                       [&](int64_t i) {
-                         return ArrayRef<int64_t>(order).slice(
-                             i * kPairsPerBatch, kPairsPerBatch);
-                       })) {
-    SmallVector<SmallVector<std::pair<Value, Value>>> batchPairs;
-    for (RowState &state : rowGroup)
-      for (int64_t j : batch) {
-        SmallVector<std::pair<Value, Value>> &pairs = batchPairs.emplace_back();
-        for (Value value : yield.getValues())
-          if (!value.getDefiningOp<PartialReduceOp>())
-            pairs.push_back({state.evaluator->at(value, 0, 8 * j),
-                             state.evaluator->at(value, 0, 8 * j + 1)});
-        for (auto &[partial, sum] : state.sums) {
-          state.evaluator->at(partial.getX(), 0, 8 * j);
-          state.evaluator->at(partial.getX(), 0, 8 * j + 1);
-        }
+  // A slab's two rows together, columns in batches: a batch's values
+  // first, so that its loads are in flight together, then its writes and
+  // its terms of the partial sums; a batch's accumulator registers are dead
+  // after it. Staged results go out chunk by chunk: the order above
+  // finishes a chunk's pairs before the next chunk's (planOutputStaging).
+  std::optional<OutputStaging> staging;
+  if (plan.stagingColumns)
+    staging.emplace(b, loc, plan, frame.staging);
+  for (int64_t slab = 0; slab < plan.slabs; ++slab) {
+    MutableArrayRef<RowState> rowGroup =
+        MutableArrayRef<RowState>(rowStates).slice(2 * slab, 2);
+    std::optional<int64_t> chunk;
+    for (ArrayRef<int64_t> batch :
+         llvm::map_range(llvm::seq<int64_t>(0, order.size() / kPairsPerBatch),
+                         [&](int64_t i) {
+                           return ArrayRef<int64_t>(order).slice(
+                               i * kPairsPerBatch, kPairsPerBatch);
+                         })) {
+      if (staging && chunk != staging->chunkOf(batch.front())) {
+        if (chunk)
+          staging->flush(slab, *chunk * plan.stagingColumns);
+        chunk = staging->chunkOf(batch.front());
+        staging->acquire();
       }
-    auto pairs = batchPairs.begin();
-    for (RowState &state : rowGroup)
-      for (auto j = batch.begin(); j != batch.end(); ++j, ++pairs) {
-        Value column = arith::AddIOp::create(b, loc, columnBase, index(8 * *j));
-        Value columnInside = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::ult, column, index(plan.width));
-        for (auto &[partial, sum] : state.sums)
-          for (int64_t s : {8 * *j, 8 * *j + 1}) {
-            // A centered sum of squares first sums x for the block's mean.
-            Value x = state.evaluator->at(partial.getX(), 0, s);
-            Value term = partial.getKind() == "sum_squares"
-                             ? arith::MulFOp::create(b, loc, x, x).getResult()
-                             : x;
-            // Both columns of a pair are inside or outside (W is even).
-            sum = arith::AddFOp::create(
-                b, loc, sum,
-                arith::SelectOp::create(b, loc, columnInside, term, zero));
+      SmallVector<SmallVector<std::pair<Value, Value>>> batchPairs;
+      for (RowState &state : rowGroup)
+        for (int64_t j : batch) {
+          SmallVector<std::pair<Value, Value>> &pairs =
+              batchPairs.emplace_back();
+          for (Value value : yield.getValues())
+            if (!value.getDefiningOp<PartialReduceOp>())
+              pairs.push_back({state.evaluator->at(value, 0, 8 * j),
+                               state.evaluator->at(value, 0, 8 * j + 1)});
+          for (auto &[partial, sum] : state.sums) {
+            state.evaluator->at(partial.getX(), 0, 8 * j);
+            state.evaluator->at(partial.getX(), 0, 8 * j + 1);
           }
-        if (pairs->empty())
-          continue;
-        Value inside = arith::AndIOp::create(b, loc, state.inside, columnInside);
-        scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
-          Value position = arith::AddIOp::create(
-              b, loc,
-              arith::MulIOp::create(b, loc, state.row, index(plan.width)),
-              column);
+        }
+      auto pairs = batchPairs.begin();
+      for (int64_t half = 0; half < 2; ++half)
+        for (auto j = batch.begin(); j != batch.end(); ++j, ++pairs) {
+          RowState &state = rowGroup[half];
+          Value column =
+              arith::AddIOp::create(b, loc, columnBase, index(8 * *j));
+          Value columnInside = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult, column, index(plan.width));
+          for (auto &[partial, sum] : state.sums)
+            for (int64_t s : {8 * *j, 8 * *j + 1}) {
+              // A centered sum of squares first sums x for the block's mean.
+              Value x = state.evaluator->at(partial.getX(), 0, s);
+              Value term = partial.getKind() == "sum_squares"
+                               ? arith::MulFOp::create(b, loc, x, x).getResult()
+                               : x;
+              // Both columns of a pair are inside or outside (W is even).
+              sum = arith::AddFOp::create(
+                  b, loc, sum,
+                  arith::SelectOp::create(b, loc, columnInside, term, zero));
+            }
+          if (pairs->empty())
+            continue;
+          // The pairs of the tile results, narrowed to their element types;
+          // the staged ones go into the staging buffer unpredicated.
+          SmallVector<std::tuple<Value, Value, Type>> direct;
+          int64_t slot = 0;
           auto pair = pairs->begin();
-          for (auto [value, result, output] :
+          for (auto [value, result, output, staged] :
                llvm::zip_equal(yield.getValues(), gemm.getResults(),
-                               frame.outputs)) {
+                               frame.outputs, plan.stagedResults)) {
             if (value.getDefiningOp<PartialReduceOp>())
               continue;
             Type element =
@@ -348,24 +356,41 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
                 LLVM::PoisonOp::create(b, loc, VectorType::get({2}, element));
             for (auto [e, scalar] : llvm::enumerate(
                      std::initializer_list<Value>{pair->first, pair->second})) {
-              Value narrow = element.isF32()
-                                 ? scalar
-                                 : arith::TruncFOp::create(b, loc, element,
-                                                           scalar)
-                                       .getResult();
+              Value narrow =
+                  element.isF32()
+                      ? scalar
+                      : arith::TruncFOp::create(b, loc, element, scalar)
+                            .getResult();
               packed = LLVM::InsertElementOp::create(
                   b, loc, packed, narrow,
                   arith::ConstantOp::create(b, loc,
                                             b.getI32IntegerAttr(int32_t(e))));
             }
-            LLVM::StoreOp::create(b, loc, packed,
-                                  address(element, output, position),
-                                  2 * element.getIntOrFloatBitWidth() / 8);
             ++pair;
+            if (staged)
+              staging->write(slot++, half, *j, packed);
+            else
+              direct.push_back({packed, output, element});
           }
-          scf::YieldOp::create(b, loc);
-        });
-      }
+          if (direct.empty())
+            continue;
+          Value inside =
+              arith::AndIOp::create(b, loc, state.inside, columnInside);
+          scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
+            Value position = arith::AddIOp::create(
+                b, loc,
+                arith::MulIOp::create(b, loc, state.row, index(plan.width)),
+                column);
+            for (auto [packed, output, element] : direct)
+              LLVM::StoreOp::create(b, loc, packed,
+                                    address(element, output, position),
+                                    2 * element.getIntOrFloatBitWidth() / 8);
+            scf::YieldOp::create(b, loc);
+          });
+        }
+    }
+    if (chunk)
+      staging->flush(slab, *chunk * plan.stagingColumns);
   }
 
   // Partial reductions: the four lanes of the quad that share a row combine

@@ -7,7 +7,7 @@
 #ifndef CODA_LIB_CONVERSION_CODATOGPU_EPILOGUEEMITTER_H
 #define CODA_LIB_CONVERSION_CODATOGPU_EPILOGUEEMITTER_H
 
-#include "GemmKernelPlan.h"
+#include "OutputStaging.h"
 
 namespace mlir::coda {
 
@@ -23,12 +23,15 @@ struct EpilogueFrame {
   ValueRange inputs, outputs;
   /// The accumulator structs, [slab][box], 64 f32 registers each.
   SmallVector<SmallVector<Value, 2>, 2> accumulators;
+  /// The staging buffer of the results that plan.stagedResults sends out
+  /// by TMA.
+  StagingFrame staging;
 };
 
 /// Emits `gemm`'s epilogue region on the warpgroup's registers: each output
 /// element's value from the accumulator registers and the inputs, the tile
-/// results' predicated 4-byte stores, and the partial reductions' one
-/// store per row and tile.
+/// results' 4-byte writes (into the staging buffer, or predicated stores to
+/// global memory), and the partial reductions' one store per row and tile.
 void emitEpilogue(OpBuilder &builder, Location loc, GemmOp gemm,
                   const GemmKernelPlan &plan, const EpilogueFrame &frame);
 

@@ -21,10 +21,12 @@
 //   boxes x 4 wgmma m64n128k16 from shared-memory descriptors, keeps one
 //   group in flight, and releases the slot of the retired group (`empty`,
 //   one arrive per warp); after a tile it runs the epilogue on its
-//   registers (EpilogueEmitter).
+//   registers (EpilogueEmitter), which sends the 16-bit tile results out
+//   through a staging buffer per consumer and TMA stores (OutputStaging)
+//   when the ring leaves room for it.
 //
-// TMA fills rows and columns past the tensors with zeros; the epilogue
-// predicates its stores.
+// TMA fills rows and columns past the tensors with zeros and clips its
+// stores; the epilogue predicates its other stores.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,10 +73,12 @@ private:
                            gpu::AddressSpaceAttr::get(
                                b.getContext(), gpu::AddressSpace::Workgroup));
   }
-  nvgpu::TensorMapDescriptorType mapType(int64_t rows) {
+  /// The tensor map of boxes of `rows` rows by 64 columns (of `element`,
+  /// the operands' type by default).
+  nvgpu::TensorMapDescriptorType mapType(int64_t rows, Type element = {}) {
     return nvgpu::TensorMapDescriptorType::get(
         b.getContext(),
-        MemRefType::get({rows, kTileK}, elementType,
+        MemRefType::get({rows, kTileK}, element ? element : elementType,
                         MemRefLayoutAttrInterface(), b.getI64IntegerAttr(3)),
         nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
         nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
@@ -131,6 +135,8 @@ private:
   /// The weights' tensor maps, as the pointers the kernel receives.
   SmallVector<Value> weightMaps;
   ValueRange inputs, outputs;
+  /// Per result, its tensor map when it is staged (plan.stagedResults).
+  SmallVector<Value> resultMaps;
   // Values of the setup.
   Value tid, warpgroup, smem, full, empty, turn;
   Value rowTiles, cta, ctas, ctaTiles;
@@ -449,6 +455,12 @@ void GemmKernelBuilder::buildConsumer() {
         index(2));
   Value isFirst =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, consumer, index(0));
+  // The warpgroup's first thread issues its TMA stores; named barriers 1
+  // and 2 are the consumers' own (0 is the CTA's).
+  Value leader =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread, index(0));
+  Value barrier = arith::IndexCastOp::create(
+      b, loc, b.getI32Type(), arith::AddIOp::create(b, loc, consumer, index(1)));
   Value other = arith::SubIOp::create(b, loc, index(1), consumer);
 
   Type accType = LLVM::LLVMStructType::getLiteral(
@@ -511,6 +523,20 @@ void GemmKernelBuilder::buildConsumer() {
         frame.rows = rows;
         frame.inputs = inputs;
         frame.outputs = outputs;
+        frame.staging = StagingFrame{
+            smem,
+            arith::AddIOp::create(
+                b, loc, index(plan.stages * plan.stageBytes()),
+                arith::MulIOp::create(b, loc, consumer,
+                                      index(plan.stagingBytesPerConsumer()))),
+            leader,
+            barrier,
+            arith::AddIOp::create(b, loc, m0, rowOffset),
+            n0,
+            rowInSlab,
+            frame.quad,
+            rows,
+            resultMaps};
         for (int64_t slab = 0; slab < plan.slabs; ++slab)
           frame.accumulators.push_back(SmallVector<Value, 2>(
               ArrayRef<Value>(accumulators)
@@ -520,6 +546,8 @@ void GemmKernelBuilder::buildConsumer() {
         // the epilogue frees them as it goes.
         scf::YieldOp::create(b, loc, carried);
       });
+  if (plan.stagingColumns)
+    OutputStaging::drain(b, loc, leader);
 }
 
 void GemmKernelBuilder::build(StringRef name) {
@@ -552,6 +580,17 @@ void GemmKernelBuilder::build(StringRef name) {
   unsigned inputCount = gemm.getInputs().size();
   inputs = args.slice(2 + weights, inputCount);
   outputs = args.drop_front(2 + weights + inputCount);
+  // A staged result arrives as its tensor map, of 64 x 64 boxes.
+  for (auto [output, result, staged] :
+       llvm::zip_equal(outputs, gemm.getResults(), plan.stagedResults))
+    resultMaps.push_back(
+        staged ? UnrealizedConversionCastOp::create(
+                     b, loc,
+                     mapType(64, cast<RankedTensorType>(result.getType())
+                                     .getElementType()),
+                     output)
+                     .getResult(0)
+               : Value());
 
   buildSetup();
   Value isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,

@@ -214,6 +214,47 @@ static LogicalResult checkGemmOperands(GemmOp gemm, int64_t width) {
   return success();
 }
 
+/// Whether the epilogue finishes the first 64 columns of a row before the
+/// last 64: a "half" RoPE visits partners head_dim / 2 columns apart
+/// together, which crosses the middle when head_dim / 2 > 32.
+static bool visitsColumnHalvesInOrder(GemmOp gemm) {
+  bool inOrder = true;
+  gemm.getBody().walk([&](RoPEOp rope) {
+    if (rope.getStyle() == "half" && 64 % rope.getHeadDim() != 0)
+      inOrder = false;
+  });
+  return inOrder;
+}
+
+/// Chooses the results that go out through shared memory and TMA: 16-bit
+/// tiles whose rows are whole 16-byte units (TMA's stride rule), in chunks
+/// of 128 columns, else 64, in the shared memory the ring leaves; none
+/// when even 64 do not fit, so the ring never loses a slot to them.
+static void planOutputStaging(GemmOp gemm, GemmKernelPlan &plan) {
+  auto yield = cast<YieldOp>(gemm.getBody().getTerminator());
+  for (auto [value, result] :
+       llvm::zip_equal(yield.getValues(), gemm.getResults())) {
+    auto type = cast<RankedTensorType>(result.getType());
+    bool tile = !value.getDefiningOp<PartialReduceOp>() &&
+                !value.getDefiningOp<PartialGatherOp>();
+    plan.stagedResults.push_back(tile &&
+                                 type.getElementTypeBitWidth() == 16 &&
+                                 type.getDimSize(1) % 8 == 0);
+  }
+  if (plan.stagedCount() == 0)
+    return;
+  SmallVector<int64_t, 2> chunks = {kTileN};
+  if (visitsColumnHalvesInOrder(gemm))
+    chunks.push_back(64);
+  for (int64_t columns : chunks) {
+    plan.stagingColumns = columns;
+    if (plan.sharedBytes() <= kMaxSharedBytes)
+      return;
+  }
+  plan.stagingColumns = 0;
+  plan.stagedResults.assign(plan.stagedResults.size(), false);
+}
+
 FailureOr<GemmKernelPlan> mlir::coda::planGemmKernel(GemmOp gemm,
                                                      GemmSchedule schedule,
                                                      int64_t stages) {
@@ -305,6 +346,7 @@ FailureOr<GemmKernelPlan> mlir::coda::planGemmKernel(GemmOp gemm,
            << " KiB needs " << plan.sharedBytes() / 1024
            << " KiB of shared memory; a CTA has " << kMaxSharedBytes / 1024
            << " KiB";
+  planOutputStaging(gemm, plan);
   return plan;
 }
 

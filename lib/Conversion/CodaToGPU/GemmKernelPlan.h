@@ -86,6 +86,11 @@ struct GemmKernelPlan {
   SmallVector<EpilogueRange> ranges;
   /// The first accumulator column of each weight.
   SmallVector<int64_t> weightStarts;
+  /// Which results go out through shared memory and a TMA store, and the
+  /// columns of one such store chunk (0: none; 64 or 128). Each consumer
+  /// has one 64-row chunk of every staged result after the ring.
+  SmallVector<bool> stagedResults;
+  int64_t stagingColumns = 0;
 
   /// Consumer warpgroups per tile, and the rows of a tile.
   int64_t consumersPerTile() const {
@@ -95,8 +100,17 @@ struct GemmKernelPlan {
   int64_t aBoxBytes() const { return tileM() * kTileK * 2; }
   int64_t bBoxBytes() const { return kTileN * kTileK * 2; }
   int64_t stageBytes() const { return aBoxBytes() + boxes * bBoxBytes(); }
-  /// The dynamic shared memory: the ring and 1 KiB of alignment slack.
-  int64_t sharedBytes() const { return stages * stageBytes() + 1024; }
+  int64_t stagedCount() const { return llvm::count(stagedResults, true); }
+  /// One consumer's staging buffer: a 64-row chunk of each staged result.
+  int64_t stagingBytesPerConsumer() const {
+    return stagedCount() * 64 * stagingColumns * 2;
+  }
+  /// The dynamic shared memory: the ring, the staging buffers and 1 KiB of
+  /// alignment slack.
+  int64_t sharedBytes() const {
+    return stages * stageBytes() + kConsumers * stagingBytesPerConsumer() +
+           1024;
+  }
   int64_t threads() const { return 128 * (1 + kConsumers); }
   int64_t kTiles() const { return llvm::divideCeil(k, kTileK); }
   int64_t nTiles() const { return llvm::divideCeil(width, kTileN); }

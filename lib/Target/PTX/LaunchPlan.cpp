@@ -137,8 +137,14 @@ static llvm::json::Object planFunction(func::FuncOp func) {
       for (Value operand : op.getOperands())
         arguments.push_back(bufferOf(operand));
     }
-    for (Value result : op.getResults())
-      arguments.push_back(bufferOf(result));
+    auto resultRows = launch.getAs<DenseI64ArrayAttr>("result_tensor_map_rows");
+    for (auto [index, result] : llvm::enumerate(op.getResults())) {
+      int64_t boxRows = resultRows ? resultRows[index] : 0;
+      arguments.push_back(
+          boxRows ? llvm::json::Object{{"tensor_map", names.lookup(result)},
+                                       {"box", llvm::json::Array{64, boxRows}}}
+                  : bufferOf(result));
+    }
 
     llvm::json::Object entry{{"name", kernel.getLeafReference().getValue()},
                              {"op", op.getName().getStringRef()},
@@ -147,10 +153,11 @@ static llvm::json::Object planFunction(func::FuncOp func) {
                              {"arguments", std::move(arguments)}};
     for (NamedAttribute field : launch) {
       StringRef name = field.getName().getValue();
-      if (auto value = dyn_cast<IntegerAttr>(field.getValue()))
-        entry[name] = value.getInt();
-      else if (auto flag = dyn_cast<BoolAttr>(field.getValue()))
+      // A BoolAttr is an i1 IntegerAttr too: test for it first.
+      if (auto flag = dyn_cast<BoolAttr>(field.getValue()))
         entry[name] = flag.getValue();
+      else if (auto value = dyn_cast<IntegerAttr>(field.getValue()))
+        entry[name] = value.getInt();
       else if (auto text = dyn_cast<StringAttr>(field.getValue()))
         entry[name] = text.getValue();
     }

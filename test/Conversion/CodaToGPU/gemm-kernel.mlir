@@ -9,9 +9,10 @@
 // "empty" mbarriers; two consumer warpgroups take registers, run wgmma on
 // two m64 slabs each (the tile's first k16 step overwrites the
 // accumulators), release slots, and run the epilogue per register with
-// loads and predicated stores.
+// loads; the bf16 result goes out through each consumer's 64 x 128 staging
+// buffer (32 KiB after the 4-slot ring) and TMA stores of 64 x 64 boxes.
 // CHECK-LABEL: func.func @fused
-//       CHECK:   coda.gemm {{.*}}{coda.kernel = @coda_kernels::@fused_gemm0, coda.launch = {block = 384 : i64, persistent = true, rows_per_tile = 256 : i64, schedule = "cooperative", shared_bytes = 197632 : i64, stages = 4 : i64, tensor_map_rows = array<i64: 256, 128>, tiles_n = 3 : i64}}
+//       CHECK:   coda.gemm {{.*}}{coda.kernel = @coda_kernels::@fused_gemm0, coda.launch = {block = 384 : i64, persistent = true, result_tensor_map_rows = array<i64: 64>, rows_per_tile = 256 : i64, schedule = "cooperative", shared_bytes = 230400 : i64, stages = 4 : i64, tensor_map_rows = array<i64: 256, 128>, tiles_n = 3 : i64}}
 //       CHECK: gpu.module @coda_kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">]
 //       CHECK:   memref.global "public" @coda_smem : memref<0xi8, #gpu.address_space<workgroup>> {alignment = 1024 : i64}
 //       CHECK:   gpu.func @fused_gemm0(%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) kernel attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32}
@@ -42,12 +43,20 @@
 //       CHECK:           nvgpu.mbarrier.arrive %[[EMPTY]]
 //       CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
 //       CHECK:         nvgpu.mbarrier.arrive %[[EMPTY]]
+//       CHECK:         scf.if
+//       CHECK:           nvvm.cp.async.bulk.wait_group 0 {read}
+//       CHECK:         nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
 //       CHECK:         llvm.extractvalue
 //       CHECK:         llvm.load
 //       CHECK:         math.exp
+//       CHECK:         arith.truncf {{.*}} : f32 to bf16
+//       CHECK:         llvm.store {{.*}} : vector<2xbf16>, !llvm.ptr<3>
+//       CHECK:         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+//       CHECK:         nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
 //       CHECK:         scf.if
-//       CHECK:           arith.truncf {{.*}} : f32 to bf16
-//       CHECK:           llvm.store
+//   CHECK-COUNT-2:       nvgpu.tma.async.store {{.*}} : memref<64x64xbf16, #gpu.address_space<workgroup>> -> <tensor = memref<64x64xbf16, 3>, swizzle = swizzle_128b
+//       CHECK:           nvvm.cp.async.bulk.commit.group
+//       CHECK:       nvvm.cp.async.bulk.wait_group 0{{$}}
 // TWO: num_barriers = 2
 func.func @fused(%x: tensor<?x256xbf16>, %w: tensor<384x256xbf16>, %b: tensor<384xbf16>, %r: tensor<?x384xbf16>) -> tensor<?x384xbf16> {
   %y = coda.gemm %x, [%w] inputs(%b, %r) : (tensor<?x256xbf16>, tensor<384x256xbf16>, tensor<384xbf16>, tensor<?x384xbf16>) -> tensor<?x384xbf16> {
@@ -86,8 +95,14 @@ func.func @two(%x: tensor<?x64xbf16>, %w0: tensor<64x64xbf16>, %w1: tensor<32x64
 // The O-projection of the canonical block: a residual tile, h = x1 * gamma,
 // and partial sums of squares combined across the quad of lanes that holds
 // a row, stored once per row and N-tile.
+// Its two bf16 results take 64-column chunks (2 x 2 x 8 KiB beside the
+// 4-slot ring); each chunk goes out as one 64 x 64 box per result.
 // CHECK-LABEL: func.func @oproj
+//       CHECK:   result_tensor_map_rows = array<i64: 64, 0, 64>, rows_per_tile = 256 : i64, schedule = "cooperative", shared_bytes = 230400 : i64, stages = 4 : i64
 //       CHECK: gpu.func @oproj_gemm0(%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr)
+//       CHECK:   scf.if
+//   CHECK-COUNT-2: nvgpu.tma.async.store
+//   CHECK-NEXT:    nvvm.cp.async.bulk.commit.group
 //       CHECK:   gpu.shuffle  xor %{{.+}}, %{{.+}}, %{{.+}} : f32
 //       CHECK:   gpu.shuffle  xor
 //       CHECK:   scf.if
@@ -130,7 +145,7 @@ func.func @finish(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<?x
 // gate column j and up column j sit in the same register of the two
 // accumulators.
 // CHECK-LABEL: func.func @swiglu
-//       CHECK:   coda.launch = {block = 384 : i64, persistent = true, rows_per_tile = 128 : i64, schedule = "cooperative", shared_bytes = 197632 : i64, stages = 4 : i64, tensor_map_rows = array<i64: 128, 128, 128>, tiles_n = 2 : i64}
+//       CHECK:   coda.launch = {block = 384 : i64, persistent = true, result_tensor_map_rows = array<i64: 64>, rows_per_tile = 128 : i64, schedule = "cooperative", shared_bytes = 230400 : i64, stages = 4 : i64, tensor_map_rows = array<i64: 128, 128, 128>, tiles_n = 2 : i64}
 //       CHECK:   gpu.func @swiglu_gemm0(%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr)
 //       CHECK:     nvgpu.mbarrier.arrive.expect_tx {{.*}}, %c49152
 //   CHECK-COUNT-3:   nvgpu.tma.async.load
@@ -189,7 +204,7 @@ func.func @rope(%x: tensor<?x64xbf16>, %w: tensor<384x64xbf16>, %c: tensor<?x32x
 // consumer has issued its previous tile's ("turn" mbarriers, one arrive per
 // warp).
 // PINGPONG-LABEL: func.func @fused
-//       PINGPONG:   coda.launch = {block = 384 : i64, persistent = true, rows_per_tile = 128 : i64, schedule = "pingpong", shared_bytes = 230400 : i64, stages = 7 : i64, tensor_map_rows = array<i64: 128, 128>, tiles_n = 3 : i64}
+//       PINGPONG:   coda.launch = {block = 384 : i64, persistent = true, result_tensor_map_rows = array<i64: 0>, rows_per_tile = 128 : i64, schedule = "pingpong", shared_bytes = 230400 : i64, stages = 7 : i64, tensor_map_rows = array<i64: 128, 128>, tiles_n = 3 : i64}
 //       PINGPONG:   gpu.func @fused_gemm0
 //       PINGPONG:     nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 7>
 //       PINGPONG:     nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 7>
@@ -199,6 +214,45 @@ func.func @rope(%x: tensor<?x64xbf16>, %w: tensor<384x64xbf16>, %c: tensor<?x32x
 //       PINGPONG:       nvgpu.mbarrier.try_wait.parity %[[TURN]]
 //       PINGPONG:       nvvm.wgmma.mma_async
 //       PINGPONG:       nvgpu.mbarrier.arrive %[[TURN]]
+// Its 7-slot ring leaves no room for staging: predicated global stores.
+//   PINGPONG-NOT:       nvgpu.tma.async.store
+//       PINGPONG:       scf.if
+//       PINGPONG:         llvm.store {{.*}} : vector<2xbf16>, !llvm.ptr{{$}}
+
+// -----
+
+// A "half" RoPE over 128-wide heads visits columns c and c + 64 together,
+// so a chunk is all 128 columns; two results of them do not fit beside the
+// ring, and both are stored from the registers.
+// CHECK-LABEL: func.func @wide_heads
+//       CHECK:   result_tensor_map_rows = array<i64: 0, 0>, rows_per_tile = 256 : i64, schedule = "cooperative", shared_bytes = 197632 : i64
+//   CHECK-NOT:   nvgpu.tma.async.store
+func.func @wide_heads(%x: tensor<?x64xbf16>, %w: tensor<256x64xbf16>, %c: tensor<?x64xf32>, %s: tensor<?x64xf32>) -> (tensor<?x256xbf16>, tensor<?x256xbf16>) {
+  %y:2 = coda.gemm %x, [%w] inputs(%c, %s) : (tensor<?x64xbf16>, tensor<256x64xbf16>, tensor<?x64xf32>, tensor<?x64xf32>) -> (tensor<?x256xbf16>, tensor<?x256xbf16>) {
+  ^bb0(%acc: tensor<?x256xf32>, %cos: tensor<?x64xf32>, %sin: tensor<?x64xf32>):
+    %r = coda.rope %acc, %cos, %sin {head_dim = 128 : i64} : (tensor<?x256xf32>, tensor<?x64xf32>, tensor<?x64xf32>) -> tensor<?x256xf32>
+    coda.yield %r, %acc : tensor<?x256xf32>, tensor<?x256xf32>
+  }
+  return %y#0, %y#1 : tensor<?x256xbf16>, tensor<?x256xbf16>
+}
+
+// -----
+
+// An f32 result is stored from the registers: 4-byte pairs of 4-byte
+// elements are not a 16-bit TMA box's, so nothing is staged.
+// CHECK-LABEL: func.func @wide
+//       CHECK:   result_tensor_map_rows = array<i64: 0>, rows_per_tile = 256 : i64, schedule = "cooperative", shared_bytes = 197632 : i64
+//       CHECK:   gpu.func @wide_gemm0
+//   CHECK-NOT:     nvgpu.tma.async.store
+//       CHECK:     scf.if
+//       CHECK:       llvm.store {{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr{{$}}
+func.func @wide(%x: tensor<?x64xbf16>, %w: tensor<64x64xbf16>) -> tensor<?x64xf32> {
+  %y = coda.gemm %x, [%w] : (tensor<?x64xbf16>, tensor<64x64xbf16>) -> tensor<?x64xf32> {
+  ^bb0(%acc: tensor<?x64xf32>):
+    coda.yield %acc : tensor<?x64xf32>
+  }
+  return %y : tensor<?x64xf32>
+}
 
 // -----
 

@@ -13,7 +13,7 @@
 //       PINGPONG:   coda.plan = {boxes = 1 : i64, rows_per_tile = 128 : i64, schedule = "pingpong", stages = 3 : i64}
 // convert-coda-to-gpu follows the plan over its own options.
 // FOLLOWED-LABEL: func.func @oproj
-//       FOLLOWED:   coda.launch = {{{.*}}schedule = "cooperative", shared_bytes = 197632 : i64, stages = 4 : i64
+//       FOLLOWED:   coda.launch = {{{.*}}schedule = "cooperative", shared_bytes = 230400 : i64, stages = 4 : i64
 func.func @oproj(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>, %x0: tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x1xf32>) {
   %g:2 = coda.gemm %y, [%w] inputs(%x0) : (tensor<?x256xbf16>, tensor<256x256xbf16>, tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x?xf32>) {
   ^bb0(%acc: tensor<?x256xf32>, %res: tensor<?x256xf32>):

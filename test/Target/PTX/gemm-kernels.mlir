@@ -2,11 +2,12 @@
 // The generated kernels are PTX for sm_90a that ptxas assembles without
 // spills: register reallocation between the producer and the consumers,
 // TMA loads, wgmma from shared-memory descriptors, the epilogue's math,
-// predicated stores.
+// the results staged in shared memory and sent out by TMA stores.
 //
 // RUN: coda-translate --coda-to-ptx %s -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: FileCheck %s --check-prefix=PRODUCER < %t.ptx
+// RUN: FileCheck %s --check-prefix=DRAIN < %t.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 
 // CHECK: .target sm_90a
@@ -24,14 +25,25 @@
 // CHECK: wgmma.wait_group.sync.aligned 1
 // CHECK: mbarrier.arrive.shared.b64
 // CHECK: ex2.approx
+// CHECK: cp.async.bulk.wait_group.read 0;
+// CHECK: bar.sync {{%r[0-9]+}}, 128;
 // CHECK: cvt.rn.bf16x2.f32
-// CHECK: st.global.b32
+// CHECK: st.shared.b32
+// CHECK: fence.proxy.async.shared::cta;
+// CHECK: bar.sync {{%r[0-9]+}}, 128;
+// CHECK: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+// CHECK: cp.async.bulk.commit_group;
 // The producer:
 // PRODUCER-LABEL: .visible .entry fused_gemm0(
 // PRODUCER: setmaxnreg.dec.sync.aligned.u32 24
 // PRODUCER: mbarrier.arrive.expect_tx.shared.b64
 // PRODUCER: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // PRODUCER-LABEL: .visible .entry plain_gemm0(
+// Before a consumer exits, its TMA stores complete:
+// DRAIN-LABEL: .visible .entry fused_gemm0(
+// DRAIN: cp.async.bulk.wait_group 0;
+// DRAIN-LABEL: .visible .entry plain_gemm0(
+// DRAIN: cp.async.bulk.wait_group 0;
 // CHECK-LABEL: .visible .entry plain_gemm0(
 // CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 

@@ -6,8 +6,21 @@
 // RUN: FileCheck %s < %t.json
 // RUN: not coda-translate --coda-to-ptx %s -o %t.ptx --coda-launch-plan=%t.missing/plan.json 2>&1 | FileCheck %s --check-prefix=ERROR
 
+// The bf16 result goes out by TMA stores: it is a tensor map of 64 x 64
+// boxes.
 // CHECK:      "kernels": [
+// CHECK:          "arguments": [
+// CHECK:              "tensor_map": "arg0"
+// CHECK:              "tensor_map": "arg1"
+// CHECK:              "rows": -1
+// CHECK:            {
+// CHECK-NEXT:         "box": [
+// CHECK-NEXT:           64,
+// CHECK-NEXT:           64
+// CHECK-NEXT:         ],
+// CHECK-NEXT:         "tensor_map": "t0"
 // CHECK:          "name": "attend_gemm0",
+// CHECK:          "persistent": true,
 // CHECK:          "rows_per_tile": 256,
 // CHECK:          "boundary": "coda.attention",
 // CHECK-NEXT:     "operands": [

@@ -1,0 +1,74 @@
+//===- OutputStaging.h - results that leave a GEMM tile by TMA -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CODA_LIB_CONVERSION_CODATOGPU_OUTPUTSTAGING_H
+#define CODA_LIB_CONVERSION_CODATOGPU_OUTPUTSTAGING_H
+
+#include "GemmKernelPlan.h"
+
+namespace mlir::coda {
+
+/// Where one consumer warpgroup stages its results.
+struct StagingFrame {
+  /// The dynamic shared memory (i8, workgroup space) and the byte offset of
+  /// this consumer's buffer in it.
+  Value smem, offset;
+  /// Whether the thread is the warpgroup's first, and the warpgroup's named
+  /// barrier (i32).
+  Value leader, barrier;
+  /// The output row of the warpgroup's first slab, and the tile's first
+  /// output column.
+  Value slabRow0, n0;
+  /// The thread's row within a slab (upper half) and its lane % 4.
+  Value rowInSlab, quad;
+  /// The row count M (index).
+  Value rows;
+  /// Per result of the GEMM, its tensor map (staged results) or null.
+  SmallVector<Value> maps;
+};
+
+/// The staging buffer of one consumer warpgroup: per staged result, a chunk
+/// of 64 rows by plan.stagingColumns columns in 128-byte-swizzled boxes of
+/// 64 columns (the layout of the results' TMA boxes). The thread that owns
+/// row r and column pair c of a chunk writes 4 bytes at 16-byte unit
+/// (c / 8) ^ (r % 8) of the row: the warp's 8 rows hit 8 distinct units.
+class OutputStaging {
+public:
+  OutputStaging(OpBuilder &b, Location loc, const GemmKernelPlan &plan,
+                const StagingFrame &frame);
+
+  /// Waits until the buffer is free: the warpgroup's previous TMA stores
+  /// have read it.
+  void acquire();
+  /// Writes `packed` (two 16-bit elements) of staged result number `slot`
+  /// at the thread's row `half` (0: upper, 1: lower) and tile column pair
+  /// 8 · `pair` + 2 · quad.
+  void write(int64_t slot, int64_t half, int64_t pair, Value packed);
+  /// Stores the chunk of slab `slab` that starts at tile column `column`:
+  /// one TMA store per staged result and 64-column box inside the tensors.
+  void flush(int64_t slab, int64_t column);
+  /// Whether `pair`'s columns lie in another chunk than `column`'s.
+  int64_t chunkOf(int64_t pair) const { return 8 * pair / plan.stagingColumns; }
+
+  /// Waits, on the thread that issued them, until the warpgroup's TMA
+  /// stores are complete (the kernel's end).
+  static void drain(OpBuilder &b, Location loc, Value leader);
+
+private:
+  Value index(int64_t value);
+
+  OpBuilder &b;
+  Location loc;
+  const GemmKernelPlan &plan;
+  const StagingFrame &frame;
+  /// The shared-window address of the thread's first unit (row rowInSlab,
+  /// quad), and its swizzle term (rowInSlab % 8) · 16.
+  Value threadAddress, swizzle;
+};
+
+} // namespace mlir::coda
+
+#endif // CODA_LIB_CONVERSION_CODATOGPU_OUTPUTSTAGING_H
