@@ -50,7 +50,7 @@ public:
   /// Stores the chunk of slab `slab` that starts at tile column `column`:
   /// one TMA store per staged result and 64-column box inside the tensors.
   void flush(int64_t slab, int64_t column);
-  /// Whether `pair`'s columns lie in another chunk than `column`'s.
+  /// The chunk that holds tile column pair 8 · `pair`.
   int64_t chunkOf(int64_t pair) const { return 8 * pair / plan.stagingColumns; }
 
   /// Waits, on the thread that issued them, until the warpgroup's TMA
@@ -64,9 +64,9 @@ private:
   Location loc;
   const GemmKernelPlan &plan;
   const StagingFrame &frame;
-  /// The shared-window address of the thread's first unit (row rowInSlab,
-  /// quad), and its swizzle term (rowInSlab % 8) · 16.
-  Value threadAddress, swizzle;
+  /// The shared-window address of the thread's pair in unit 0 of its row
+  /// (rowInSlab, quad), swizzled.
+  Value threadAddress;
 };
 
 } // namespace mlir::coda
