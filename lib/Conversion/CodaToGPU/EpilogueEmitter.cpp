@@ -65,6 +65,10 @@ private:
   /// Input `input` at column n0 + 2·quad + `offset` (even), memoized.
   std::pair<Value, Value> inputPair(unsigned input, int64_t offset);
   Value rope(RoPEOp rope, int64_t delta, int64_t s);
+  /// `op`'s scalar math with approximate transcendentals and division
+  /// (fastmath afn: ex2.approx, rcp.approx), whose error is far below the
+  /// 16-bit rounding of the results.
+  Value buildApproximateScalar(Operation *op, ArrayRef<Value> args);
 
   OpBuilder &b;
   Location loc;
@@ -171,6 +175,22 @@ Value RowEvaluator::rope(RoPEOp rope, int64_t delta, int64_t s) {
                : arith::AddFOp::create(b, loc, scaled, rotated).getResult();
 }
 
+Value RowEvaluator::buildApproximateScalar(Operation *op,
+                                           ArrayRef<Value> args) {
+  Block *block = b.getInsertionBlock();
+  Block::iterator end = b.getInsertionPoint();
+  Operation *previous = end == block->begin() ? nullptr : &*std::prev(end);
+  Value result = buildElementwiseScalar(b, loc, op, args);
+  auto approximate =
+      arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::afn);
+  for (Operation &created : llvm::make_range(
+           previous ? std::next(previous->getIterator()) : block->begin(),
+           b.getInsertionPoint()))
+    if (auto math = dyn_cast<arith::ArithFastMathInterface>(created))
+      created.setAttr(math.getFastMathAttrName(), approximate);
+  return result;
+}
+
 Value RowEvaluator::at(Value value, int64_t delta, int64_t s) {
   if (isPerRow(value))
     delta = s = 0;
@@ -215,7 +235,7 @@ Value RowEvaluator::at(Value value, int64_t delta, int64_t s) {
     SmallVector<Value> args;
     for (Value operand : op->getOperands())
       args.push_back(at(operand, delta, s));
-    result = buildElementwiseScalar(b, loc, op, args);
+    result = buildApproximateScalar(op, args);
   }
   values[key] = result;
   return result;

@@ -48,7 +48,9 @@
 //       CHECK:         nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
 //       CHECK:         llvm.extractvalue
 //       CHECK:         llvm.load
-//       CHECK:         math.exp
+// The epilogue's transcendentals and divisions are approximate (afn).
+//       CHECK:         math.exp {{.*}} fastmath<afn> : f32
+//       CHECK:         arith.divf {{.*}} fastmath<afn> : f32
 //       CHECK:         arith.truncf {{.*}} : f32 to bf16
 //       CHECK:         llvm.store {{.*}} : vector<2xbf16>, !llvm.ptr<3>
 //       CHECK:         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
