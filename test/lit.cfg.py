@@ -30,7 +30,8 @@ if os.path.exists(ptxas):
     config.substitutions.append(("%ptxas", ptxas))
     config.environment["CUDA_ROOT"] = cuda_root
 
-tools = ["coda-opt", "coda-translate", "coda-run"]
+tools = ["coda-opt", "coda-translate", "coda-run", "coda-embed",
+         "coda-compile-check"]
 if config.coda_have_fuzzer:
     config.available_features.add("fuzzer")
     tools.append("coda-fuzz-parse")

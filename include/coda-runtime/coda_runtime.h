@@ -191,6 +191,20 @@ CODA_RUNTIME_EXPORT int64_t codaSessionBufferDim(const CodaSession *session,
 CODA_RUNTIME_EXPORT const char *
 codaSessionBufferViewOf(const CodaSession *session, size_t index);
 
+/** The number of results of the session's function. */
+CODA_RUNTIME_EXPORT size_t codaSessionResultCount(const CodaSession *session);
+
+/** The name of the buffer holding result `index`, in the function's
+    result order: a result buffer, or an argument the function returns as
+    it is; a buffer may hold several results. Null when out of range. */
+CODA_RUNTIME_EXPORT const char *
+codaSessionResultName(const CodaSession *session, size_t index);
+
+/** The row count every launch of the function must use when it has no
+    dynamic row count (no -1 in its plan) and launches kernels; 0 when any
+    row count of at least 1 will do, or for a null session. */
+CODA_RUNTIME_EXPORT int64_t codaSessionStaticRows(const CodaSession *session);
+
 /** The number of kernels the function launches (its alias and boundary
     steps not counted). */
 CODA_RUNTIME_EXPORT size_t codaSessionKernelCount(const CodaSession *session);
@@ -265,6 +279,67 @@ CODA_RUNTIME_EXPORT CodaStatus codaSessionReserve(CodaSession *session,
     enqueued. */
 CODA_RUNTIME_EXPORT CodaStatus codaSessionLaunch(CodaSession *session,
                                                  int64_t rows, CUstream stream);
+
+/*===----------------------------------------------------------------------===
+ * Contexts, device memory, streams and events
+ *
+ * Thin wrappers of the driver for callers that have no CUDA library of
+ * their own to allocate and copy with (coda-run): they open the driver as
+ * a launch does, report failures as statuses, and work in the calling
+ * thread's current context (CodaErrorContext when there is none).
+ *===----------------------------------------------------------------------===*/
+
+/** Retains the primary context of device `device` (an ordinal, from 0)
+    and makes it current on this thread; `*context` is set to it. Pair
+    with codaContextRelease. */
+CODA_RUNTIME_EXPORT CodaStatus codaContextRetain(int device,
+                                                 CUcontext *context);
+
+/** Releases what codaContextRetain(device) retained. */
+CODA_RUNTIME_EXPORT CodaStatus codaContextRelease(int device);
+
+/** Allocates `bytes` (at least 1) of device memory; `*address` is set to
+    it, aligned to 256 bytes. Free it with codaMemoryFree. */
+CODA_RUNTIME_EXPORT CodaStatus codaMemoryAllocate(size_t bytes,
+                                                  CUdeviceptr *address);
+
+/** Frees memory from codaMemoryAllocate; 0 is ignored. */
+CODA_RUNTIME_EXPORT CodaStatus codaMemoryFree(CUdeviceptr address);
+
+/** Enqueues a copy of `bytes` from host memory at `source` to the device
+    at `destination` on `stream`. `source` must stay valid until the stream
+    is synchronized. */
+CODA_RUNTIME_EXPORT CodaStatus codaMemoryCopyToDevice(CUdeviceptr destination,
+                                                      const void *source,
+                                                      size_t bytes,
+                                                      CUstream stream);
+
+/** Enqueues a copy of `bytes` from the device at `source` to host memory
+    at `destination` on `stream`; the bytes are there once the stream is
+    synchronized. */
+CODA_RUNTIME_EXPORT CodaStatus codaMemoryCopyToHost(void *destination,
+                                                    CUdeviceptr source,
+                                                    size_t bytes,
+                                                    CUstream stream);
+
+/** Waits until the work enqueued on `stream` has finished. */
+CODA_RUNTIME_EXPORT CodaStatus codaStreamSynchronize(CUstream stream);
+
+/** Creates an event that records time (CU_EVENT_DEFAULT). Destroy it with
+    codaEventDestroy. */
+CODA_RUNTIME_EXPORT CodaStatus codaEventCreate(CUevent *event);
+
+/** Destroys an event from codaEventCreate; null is ignored. */
+CODA_RUNTIME_EXPORT CodaStatus codaEventDestroy(CUevent event);
+
+/** Enqueues `event` on `stream`: it completes when the work before it
+    does. */
+CODA_RUNTIME_EXPORT CodaStatus codaEventRecord(CUevent event, CUstream stream);
+
+/** Waits for `end` and sets `*milliseconds` to the time between `start`
+    and `end`, both recorded. */
+CODA_RUNTIME_EXPORT CodaStatus codaEventElapsedMs(CUevent start, CUevent end,
+                                                  float *milliseconds);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,11 @@ namespace coda {
 /// Adds the coda dialect and every upstream dialect coda's pipelines use.
 void registerAllDialects(DialectRegistry &registry);
 
+/// Adds every dialect coda-translate's translations accept in their input
+/// (and compileToBundle of coda/Compiler.h): coda's, and upstream's with
+/// their extensions and LLVM IR translations.
+void registerAllTranslationDialects(DialectRegistry &registry);
+
 /// Registers every coda pass and pipeline with the global pass registry.
 void registerAllPasses();
 

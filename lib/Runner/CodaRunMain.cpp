@@ -2,14 +2,18 @@
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// coda-run FILE.mlir --entry NAME --device cpu
+// coda-run FILE.mlir --entry NAME [--device cpu|cuda]
 //          [--inputs DIR | --seed S --rows M]
-//          [--compare-with-unfused] [--dump-outputs DIR]
+//          [--compare-with-unfused | --compare-with-reference]
+//          [--bench [--bench-iterations N]] [--dump-outputs DIR]
 //
 // Runs a function of a coda module on inputs from .npy files or drawn from a
-// seeded generator. With --compare-with-unfused it also compiles the
-// function through coda-fuse-pipeline and checks the fused program against
-// the unfused one evaluated in f64.
+// seeded generator, on the CPU reference path or (CudaExecutor.h) compiled
+// to PTX and launched through the CODA runtime. With --compare-with-unfused
+// it also compiles the function through coda-fuse-pipeline and checks the
+// fused program against the unfused one evaluated in f64; with
+// --compare-with-reference it checks the CUDA results the same way. See
+// docs/Running.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +23,9 @@
 #include "coda/InitAll.h"
 #include "coda/Pipelines/Pipelines.h"
 #include "coda/Runner/CpuExecutor.h"
+#ifdef CODA_HAVE_CUDA_RUNNER
+#include "coda/Runner/CudaExecutor.h"
+#endif
 #include "coda/Runner/Npy.h"
 #include "coda/Runner/RandomInputs.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -51,7 +58,10 @@ struct RunOptions {
   std::string inputs;
   uint64_t seed;
   int64_t rows;
-  bool compare;
+  bool compareWithUnfused;
+  bool compareWithReference;
+  bool bench;
+  unsigned benchIterations;
   std::string dumpOutputs;
 };
 
@@ -207,6 +217,74 @@ compileAndRun(ModuleOp module, StringRef entry, bool computeInF64,
   return (*function)->run(inputs);
 }
 
+/// Prints the error of each of `outputs`, the results of `program`,
+/// against `reference` (the unfused program in f64) beside the unfused
+/// program's own; past the limit max(1e-5, 2 x the unfused program's
+/// error), or with non-finite values the reference lacks, a result fails.
+/// Returns the exit code.
+static int checkAgainstReference(StringRef program, StringRef column,
+                                 ArrayRef<HostTensor> outputs,
+                                 ArrayRef<HostTensor> unfused,
+                                 ArrayRef<HostTensor> reference) {
+  llvm::outs() << llvm::format("  %-8s %-28s %12s %14s %12s\n", "result",
+                               "type", column.str().c_str(), "unfused error",
+                               "limit");
+  int status = 0;
+  for (size_t index = 0; index < reference.size(); ++index) {
+    const HostTensor &ref = reference[index];
+    const HostTensor &own = unfused[index];
+    const HostTensor &mine = outputs[index];
+    if (mine.getShape() != ref.getShape())
+      return fail("result #" + llvm::Twine(index) + " of " + program + " is " +
+                  mine.getTypeString() + " but the reference is " +
+                  ref.getTypeString());
+    double error = relativeError(mine, ref);
+    double unfusedError = relativeError(own, ref);
+    double limit = std::max(1e-5, 2 * unfusedError);
+    bool finite = countNonFinite(mine) <= countNonFinite(ref);
+    bool ok = finite && error <= limit;
+    llvm::outs() << llvm::format("  #%-7zu %-28s %12.3e %14.3e %12.3e  %s\n",
+                                 index, mine.getTypeString().c_str(), error,
+                                 unfusedError, limit, ok ? "ok" : "FAIL");
+    if (!finite)
+      status = fail("result #" + llvm::Twine(index) + " of " + program +
+                    " has " + llvm::Twine(countNonFinite(mine)) +
+                    " non-finite values the reference does not have");
+    else if (!ok)
+      status = fail("result #" + llvm::Twine(index) + " of " + program +
+                    " is off by " + llvm::formatv("{0:e3}", error).str() +
+                    ", past the limit " + llvm::formatv("{0:e3}", limit).str());
+  }
+  return status;
+}
+
+/// Runs `module`'s entry on the CPU twice: unfused, and unfused in f64
+/// (the reference).
+static llvm::Error runReference(ModuleOp module, StringRef entry,
+                                ArrayRef<HostTensor> inputs,
+                                std::vector<HostTensor> &unfused,
+                                std::vector<HostTensor> &reference) {
+  auto inF64 = compileAndRun(module, entry, true, inputs);
+  if (!inF64)
+    return inF64.takeError();
+  auto own = compileAndRun(module, entry, false, inputs);
+  if (!own)
+    return own.takeError();
+  reference = std::move(*inF64);
+  unfused = std::move(*own);
+  return llvm::Error::success();
+}
+
+/// Dumps `outputs` where --dump-outputs asks; returns the exit code, or
+/// `status` when dumping succeeds.
+static int dumpIfAsked(const RunOptions &options, ArrayRef<HostTensor> outputs,
+                       int status) {
+  if (!options.dumpOutputs.empty())
+    if (llvm::Error error = dumpOutputs(options.dumpOutputs, outputs))
+      return fail(llvm::toString(std::move(error)));
+  return status;
+}
+
 /// The check of --compare-with-unfused; returns the exit code.
 static int compareWithUnfused(ModuleOp module, const RunOptions &options,
                               ArrayRef<HostTensor> inputs) {
@@ -214,53 +292,67 @@ static int compareWithUnfused(ModuleOp module, const RunOptions &options,
   if (failed(fuse(*fused)))
     return fail("the fusion pipeline failed on @" + options.entry);
 
-  auto reference = compileAndRun(module, options.entry, true, inputs);
-  if (!reference)
-    return fail(llvm::toString(reference.takeError()));
-  auto unfused = compileAndRun(module, options.entry, false, inputs);
-  if (!unfused)
-    return fail(llvm::toString(unfused.takeError()));
+  std::vector<HostTensor> unfused, reference;
+  if (llvm::Error error =
+          runReference(module, options.entry, inputs, unfused, reference))
+    return fail(llvm::toString(std::move(error)));
   auto fusedOutputs = compileAndRun(*fused, options.entry, false, inputs);
   if (!fusedOutputs)
     return fail(llvm::toString(fusedOutputs.takeError()));
 
   llvm::outs() << "@" << options.entry << ": fused vs unfused, both against "
                << "the unfused program in f64\n";
-  llvm::outs() << llvm::format("  %-8s %-28s %12s %14s %12s\n", "result",
-                               "type", "fused error", "unfused error", "limit");
+  int status = checkAgainstReference("the fused program", "fused error",
+                                     *fusedOutputs, unfused, reference);
+  return dumpIfAsked(options, *fusedOutputs, status);
+}
+
+/// Runs the entry with --device cuda: prints (or, with
+/// --compare-with-reference, checks) and dumps the results, then times
+/// launches with --bench. Returns the exit code.
+static int runOnCuda(ModuleOp module, const RunOptions &options,
+                     ArrayRef<HostTensor> inputs) {
+#ifdef CODA_HAVE_CUDA_RUNNER
+  auto function = CudaFunction::compile(module, options.entry);
+  if (!function)
+    return fail(llvm::toString(function.takeError()));
+  auto outputs = (*function)->run(inputs);
+  if (!outputs)
+    return fail(llvm::toString(outputs.takeError()));
+
   int status = 0;
-  for (size_t index = 0; index < reference->size(); ++index) {
-    const HostTensor &ref = (*reference)[index];
-    const HostTensor &own = (*unfused)[index];
-    const HostTensor &mine = (*fusedOutputs)[index];
-    if (mine.getShape() != ref.getShape())
-      return fail("result #" + llvm::Twine(index) +
-                  " of the fused program is " + mine.getTypeString() +
-                  " but the reference is " + ref.getTypeString());
-    double fusedError = relativeError(mine, ref);
-    double unfusedError = relativeError(own, ref);
-    double limit = std::max(1e-5, 2 * unfusedError);
-    bool finite = countNonFinite(mine) <= countNonFinite(ref);
-    bool ok = finite && fusedError <= limit;
-    llvm::outs() << llvm::format("  #%-7zu %-28s %12.3e %14.3e %12.3e  %s\n",
-                                 index, mine.getTypeString().c_str(),
-                                 fusedError, unfusedError, limit,
-                                 ok ? "ok" : "FAIL");
-    if (!finite)
-      status =
-          fail("result #" + llvm::Twine(index) + " of the fused program has " +
-               llvm::Twine(countNonFinite(mine)) +
-               " non-finite values the reference does not have");
-    else if (!ok)
-      status = fail("result #" + llvm::Twine(index) +
-                    " of the fused program is off by " +
-                    llvm::formatv("{0:e3}", fusedError).str() +
-                    ", past the limit " + llvm::formatv("{0:e3}", limit).str());
-  }
-  if (!options.dumpOutputs.empty())
-    if (llvm::Error error = dumpOutputs(options.dumpOutputs, *fusedOutputs))
+  if (options.compareWithReference) {
+    std::vector<HostTensor> unfused, reference;
+    if (llvm::Error error =
+            runReference(module, options.entry, inputs, unfused, reference))
       return fail(llvm::toString(std::move(error)));
-  return status;
+    llvm::outs() << "@" << options.entry << ": CUDA vs the unfused CPU "
+                 << "program, both against the unfused program in f64\n";
+    status = checkAgainstReference("the CUDA run", "cuda error", *outputs,
+                                   unfused, reference);
+  } else {
+    printOutputs(*outputs);
+  }
+  status = dumpIfAsked(options, *outputs, status);
+  if (status != 0 || !options.bench)
+    return status;
+
+  llvm::Expected<double> median =
+      (*function)->benchmark(options.benchIterations);
+  if (!median)
+    return fail(llvm::toString(median.takeError()));
+  llvm::outs() << llvm::format("@%s: median %.4f ms over %u launches (CUDA "
+                               "events)\n",
+                               options.entry.c_str(), *median,
+                               options.benchIterations);
+  return 0;
+#else
+  (void)module;
+  (void)options;
+  (void)inputs;
+  return fail("--device cuda is not available: coda-run was built without "
+              "the CODA runtime (no cuda.h when it was configured)");
+#endif
 }
 
 int mlir::coda::codaRunMain(int argc, char **argv) {
@@ -274,7 +366,8 @@ int mlir::coda::codaRunMain(int argc, char **argv) {
                                    llvm::cl::cat(category));
   llvm::cl::opt<std::string> device(
       "device", llvm::cl::init("cpu"),
-      llvm::cl::desc("Where to run: cpu (the reference path)"),
+      llvm::cl::desc("Where to run: cpu (the reference path) or cuda (PTX "
+                     "through the CODA runtime on CUDA device 0)"),
       llvm::cl::cat(category));
   llvm::cl::opt<std::string> inputsDir(
       "inputs", llvm::cl::desc("Read argument i from DIR/arg<i>.npy"),
@@ -286,23 +379,54 @@ int mlir::coda::codaRunMain(int argc, char **argv) {
       "rows", llvm::cl::init(-1),
       llvm::cl::desc("Row count of arguments with a dynamic row count"),
       llvm::cl::cat(category));
-  llvm::cl::opt<bool> compare(
+  llvm::cl::opt<bool> compareUnfused(
       "compare-with-unfused",
-      llvm::cl::desc("Also run the fused program and check it against the "
-                     "unfused one in f64; exit 1 past max(1e-5, 2 x the "
+      llvm::cl::desc("cpu: also run the fused program and check it against "
+                     "the unfused one in f64; exit 1 past max(1e-5, 2 x the "
                      "unfused program's own error)"),
+      llvm::cl::cat(category));
+  llvm::cl::opt<bool> compareReference(
+      "compare-with-reference",
+      llvm::cl::desc("cuda: also run the unfused program on the CPU and "
+                     "check the CUDA results against it in f64, with the "
+                     "limit of --compare-with-unfused"),
+      llvm::cl::cat(category));
+  llvm::cl::opt<bool> bench(
+      "bench",
+      llvm::cl::desc("cuda: after the run and a warm-up launch, time "
+                     "--bench-iterations launches with CUDA events and print "
+                     "the median"),
+      llvm::cl::cat(category));
+  llvm::cl::opt<unsigned> benchIterations(
+      "bench-iterations", llvm::cl::init(20),
+      llvm::cl::desc("The launches --bench times (at least 1)"),
       llvm::cl::cat(category));
   llvm::cl::opt<std::string> dump(
       "dump-outputs", llvm::cl::desc("Write output i to DIR/result<i>.npy"),
       llvm::cl::value_desc("DIR"), llvm::cl::cat(category));
   llvm::cl::HideUnrelatedOptions(category);
   llvm::cl::ParseCommandLineOptions(
-      argc, argv, "coda-run: run a coda function on the CPU reference path\n");
+      argc, argv,
+      "coda-run: run a coda function on the CPU reference path or on a CUDA "
+      "GPU (docs/Running.md)\n");
 
-  RunOptions options{file, entry, device, inputsDir, seed, rows, compare, dump};
-  if (options.device != "cpu")
+  RunOptions options{
+      file, entry,          device,           inputsDir, seed,
+      rows, compareUnfused, compareReference, bench,     benchIterations,
+      dump};
+  bool onCuda = options.device == "cuda";
+  if (!onCuda && options.device != "cpu")
     return fail("--device " + options.device +
-                " is not available: this build runs on the cpu only");
+                " is not available: coda-run runs on cpu or cuda");
+  if (onCuda && options.compareWithUnfused)
+    return fail("--compare-with-unfused runs on the cpu; with --device cuda "
+                "use --compare-with-reference");
+  if (!onCuda && (options.compareWithReference || options.bench))
+    return fail(llvm::Twine(options.bench ? "--bench"
+                                          : "--compare-with-reference") +
+                " needs --device cuda");
+  if (options.benchIterations == 0)
+    return fail("--bench-iterations must be at least 1");
   if (!options.inputs.empty() && options.rows >= 0)
     return fail("--rows sets the size of generated inputs; with --inputs the "
                 "files set it");
@@ -353,15 +477,14 @@ int mlir::coda::codaRunMain(int argc, char **argv) {
     inputs = generateInputs(specs, options.seed);
   }
 
-  if (options.compare)
+  if (onCuda)
+    return runOnCuda(*module, options, inputs);
+  if (options.compareWithUnfused)
     return compareWithUnfused(*module, options, inputs);
 
   auto outputs = compileAndRun(*module, options.entry, false, inputs);
   if (!outputs)
     return fail(llvm::toString(outputs.takeError()));
   printOutputs(*outputs);
-  if (!options.dumpOutputs.empty())
-    if (llvm::Error error = dumpOutputs(options.dumpOutputs, *outputs))
-      return fail(llvm::toString(std::move(error)));
-  return 0;
+  return dumpIfAsked(options, *outputs, 0);
 }

@@ -28,22 +28,6 @@
 using namespace mlir;
 using namespace mlir::coda;
 
-FailureOr<TensorSignature> mlir::coda::getTensorSignature(Type type,
-                                                          bool computeInF64) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor)
-    return failure();
-  std::optional<ElementKind> kind = getElementKind(tensor.getElementType());
-  if (!kind)
-    return failure();
-  if (computeInF64 && isFloatKind(*kind))
-    kind = ElementKind::F64;
-  for (int64_t dim = 1; dim < tensor.getRank(); ++dim)
-    if (tensor.isDynamicDim(dim))
-      return failure();
-  return TensorSignature{*kind, llvm::to_vector(tensor.getShape())};
-}
-
 CpuFunction::~CpuFunction() = default;
 
 FailureOr<std::unique_ptr<CpuFunction>>
@@ -55,34 +39,11 @@ CpuFunction::compile(ModuleOp module, StringRef name, bool computeInF64) {
 
   std::unique_ptr<CpuFunction> compiled(new CpuFunction());
   compiled->name = name.str();
-  for (auto [index, type] : llvm::enumerate(func.getArgumentTypes())) {
-    FailureOr<TensorSignature> signature =
-        getTensorSignature(type, computeInF64);
-    if (failed(signature))
-      return func.emitError("argument #")
-             << index << " has type " << type
-             << "; the CPU path takes ranked tensors of bf16, f16, f32, f64, "
-                "i32 or i64 whose only dynamic size is the row count";
-    compiled->arguments.push_back(*signature);
-  }
-  for (auto [index, type] : llvm::enumerate(func.getResultTypes())) {
-    FailureOr<TensorSignature> signature =
-        getTensorSignature(type, computeInF64);
-    if (failed(signature))
-      return func.emitError("result #")
-             << index << " has type " << type
-             << "; the CPU path returns ranked tensors of bf16, f16, f32, "
-                "f64, i32 or i64 whose only dynamic size is the row count";
-    compiled->results.push_back(*signature);
-  }
+  if (failed(getFunctionSignature(func, computeInF64, compiled->arguments,
+                                  compiled->results)))
+    return failure();
 
-  // Only the entry is compiled: the other functions of the module (coda
-  // functions call none) need not lower.
-  OwningOpRef<ModuleOp> lowered = module.clone();
-  for (auto other :
-       llvm::make_early_inc_range(lowered->getOps<func::FuncOp>()))
-    if (other.getSymName() != name)
-      other.erase();
+  OwningOpRef<ModuleOp> lowered = cloneEntry(module, name);
   lowered->lookupSymbol<func::FuncOp>(name)->setAttr(
       LLVM::LLVMDialect::getEmitCWrapperAttrName(), UnitAttr::get(context));
   PassManager pm(context);
@@ -122,43 +83,14 @@ static size_t descriptorWords(size_t rank) { return 3 + 2 * rank; }
 
 llvm::Expected<std::vector<HostTensor>>
 CpuFunction::run(ArrayRef<HostTensor> inputs) const {
-  if (inputs.size() != arguments.size())
-    return llvm::createStringError("@%s takes %zu arguments, got %zu",
-                                   name.c_str(), arguments.size(),
-                                   inputs.size());
-  // Inputs in the argument types, and one descriptor for each.
-  int64_t rows = ShapedType::kDynamic;
-  std::vector<HostTensor> converted;
-  converted.reserve(inputs.size());
-  for (auto [index, input, signature] : llvm::enumerate(inputs, arguments)) {
-    bool matches = input.getShape().size() == signature.shape.size();
-    for (auto [size, expected] : llvm::zip(input.getShape(), signature.shape))
-      matches &= ShapedType::isDynamic(expected) || size == expected;
-    if (!matches)
-      return llvm::createStringError(
-          "argument #%zu of @%s: got %s, which does not fit the argument's "
-          "shape",
-          index, name.c_str(), input.getTypeString().c_str());
-    if (!signature.shape.empty() && ShapedType::isDynamic(signature.shape[0])) {
-      if (!ShapedType::isDynamic(rows) && rows != input.getShape()[0])
-        return llvm::createStringError(
-            "argument #%zu of @%s has %lld rows but an earlier argument has "
-            "%lld",
-            index, name.c_str(), (long long)input.getShape()[0],
-            (long long)rows);
-      rows = input.getShape()[0];
-    }
-    if (isFloatKind(input.getKind()) != isFloatKind(signature.kind))
-      return llvm::createStringError(
-          "argument #%zu of @%s: got %s elements for an argument of %s", index,
-          name.c_str(), getElementKindName(input.getKind()).data(),
-          getElementKindName(signature.kind).data());
-    converted.push_back(input.convertedTo(signature.kind));
-  }
+  int64_t rows;
+  auto converted = convertInputs(name, arguments, inputs, rows);
+  if (!converted)
+    return converted.takeError();
 
   std::vector<std::vector<int64_t>> descriptors;
   llvm::DenseSet<void *> inputBuffers;
-  for (HostTensor &tensor : converted) {
+  for (HostTensor &tensor : *converted) {
     auto shape = tensor.getShape();
     std::vector<int64_t> descriptor(descriptorWords(shape.size()), 0);
     auto *pointer = tensor.data();

@@ -30,6 +30,8 @@ Status Driver::fail(CUresult result, const std::string &what) const {
     code = CodaErrorOutOfMemory;
   else if (result == CUDA_ERROR_NO_DEVICE)
     code = CodaErrorNoDevice;
+  else if (result == CUDA_ERROR_INVALID_CONTEXT)
+    code = CodaErrorContext;
   return Status(code, what + ": " + describe(result));
 }
 

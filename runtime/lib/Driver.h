@@ -24,11 +24,15 @@ namespace coda::runtime {
   X(cuInit)                                                                    \
   X(cuGetErrorName)                                                            \
   X(cuGetErrorString)                                                          \
+  X(cuDeviceGet)                                                               \
   X(cuDeviceGetAttribute)                                                      \
   X(cuDeviceGetName)                                                           \
   X(cuCtxGetDevice)                                                            \
   X(cuCtxPushCurrent)                                                          \
   X(cuCtxPopCurrent)                                                           \
+  X(cuCtxSetCurrent)                                                           \
+  X(cuDevicePrimaryCtxRetain)                                                  \
+  X(cuDevicePrimaryCtxRelease)                                                 \
   X(cuStreamGetCtx)                                                            \
   X(cuStreamSynchronize)                                                       \
   X(cuModuleLoadData)                                                          \
@@ -38,6 +42,12 @@ namespace coda::runtime {
   X(cuMemAlloc)                                                                \
   X(cuMemFree)                                                                 \
   X(cuMemcpyHtoDAsync)                                                         \
+  X(cuMemcpyDtoHAsync)                                                         \
+  X(cuEventCreate)                                                             \
+  X(cuEventDestroy)                                                            \
+  X(cuEventRecord)                                                             \
+  X(cuEventSynchronize)                                                        \
+  X(cuEventElapsedTime)                                                        \
   X(cuTensorMapEncodeTiled)                                                    \
   X(cuLaunchKernel)
 
@@ -50,8 +60,9 @@ struct Driver {
   /// `result` as "CUDA_ERROR_OUT_OF_MEMORY (out of memory)".
   std::string describe(CUresult result) const;
 
-  /// A failed call as a status: CodaErrorOutOfMemory, CodaErrorNoDevice or
-  /// CodaErrorCuda, with the message "<what>: <describe(result)>".
+  /// A failed call as a status: CodaErrorOutOfMemory, CodaErrorNoDevice,
+  /// CodaErrorContext (no current context) or CodaErrorCuda, with the
+  /// message "<what>: <describe(result)>".
   Status fail(CUresult result, const std::string &what) const;
 };
 

@@ -531,8 +531,8 @@ Status PlanReader::readFunction(const Value &value, const std::string &path,
     function.buffers.push_back(std::move(buffer));
   }
 
-  std::vector<size_t> results;
-  if (Status status = getBufferList(value, path, "results", function, results))
+  if (Status status =
+          getBufferList(value, path, "results", function, function.results))
     return status;
 
   const Value *steps;

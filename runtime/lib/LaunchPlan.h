@@ -116,6 +116,8 @@ struct Function {
   std::string name;
   std::vector<Buffer> buffers;
   std::vector<Storage> storages;
+  /// The buffers of the function's results, in order.
+  std::vector<size_t> results;
   std::vector<Step> steps;
   size_t kernelCount = 0;
   bool hasBoundary = false;

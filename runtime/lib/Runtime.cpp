@@ -3,12 +3,13 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The handles of coda_runtime.h over Bundle and Session, and the
-// thread's last error.
+// thread's last error (the device memory functions are in Device.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "coda-runtime/coda_runtime.h"
 
+#include "Report.h"
 #include "Session.h"
 
 using namespace coda::runtime;
@@ -24,13 +25,12 @@ struct CodaSession {
 /// The message of the thread's last call that returned a status.
 static thread_local std::string lastError;
 
-/// Records `status` as the thread's last outcome and returns its code.
-static CodaStatus report(const Status &status) {
+CodaStatus coda::runtime::report(const Status &status) {
   lastError = status.getMessage();
   return status.getCode();
 }
 
-static CodaStatus reportNull(const char *function) {
+CodaStatus coda::runtime::reportNull(const char *function) {
   return report(
       Status(CodaErrorInvalidArgument,
              std::string(function) + ": a required argument is null"));
@@ -197,6 +197,21 @@ const char *codaSessionBufferViewOf(const CodaSession *session, size_t index) {
   if (!buffer || buffer->viewOf == index)
     return nullptr;
   return session->session.getFunction().buffers[buffer->viewOf].name.c_str();
+}
+
+size_t codaSessionResultCount(const CodaSession *session) {
+  return session ? session->session.getFunction().results.size() : 0;
+}
+
+const char *codaSessionResultName(const CodaSession *session, size_t index) {
+  if (index >= codaSessionResultCount(session))
+    return nullptr;
+  const Function &function = session->session.getFunction();
+  return function.buffers[function.results[index]].name.c_str();
+}
+
+int64_t codaSessionStaticRows(const CodaSession *session) {
+  return session ? session->session.getFunction().staticRows.value_or(0) : 0;
 }
 
 size_t codaSessionKernelCount(const CodaSession *session) {

@@ -6,7 +6,9 @@
 // machine without a GPU: each call that matters prints a line to stdout
 // ("cuda: ..."), device memory is addresses without storage, and a launch
 // prints its grid and parameters, which it reads as the PTX declares them
-// (a tensor map argument shows as the map# it was uploaded from).
+// (a tensor map argument shows as the map# it was uploaded from). Copies
+// to the host fill the destination with zeros; events are numbered in
+// creation order, and any two are 0.25 ms apart.
 //
 // CODA_FAKE_CUDA, a comma-separated list, changes the device:
 //   no-device   cuInit fails with CUDA_ERROR_NO_DEVICE
@@ -123,6 +125,8 @@ size_t encodedMaps = 0;
 std::map<CUdeviceptr, size_t> uploadedMaps;
 CUdeviceptr nextAddress = 0x7f0000000000ull;
 unsigned long long allocated = 0;
+/// The number of events created so far: the last event#.
+size_t createdEvents = 0;
 uintptr_t currentContext = 0xC0;
 
 const char *getTypeName(CUtensorMapDataType type) {
@@ -141,6 +145,9 @@ const char *getTypeName(CUtensorMapDataType type) {
 } // namespace
 
 CUresult CUDAAPI cuInit(unsigned int) {
+  // Line by line, so that the trace keeps its place among the output of a
+  // caller that buffers its own (coda-run's llvm::outs()).
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   return getOptions().noDevice ? CUDA_ERROR_NO_DEVICE : CUDA_SUCCESS;
 }
 
@@ -160,6 +167,9 @@ CUresult CUDAAPI cuGetErrorName(CUresult error, const char **name) {
     return CUDA_SUCCESS;
   case CUDA_ERROR_INVALID_CONTEXT:
     *name = "CUDA_ERROR_INVALID_CONTEXT";
+    return CUDA_SUCCESS;
+  case CUDA_ERROR_INVALID_DEVICE:
+    *name = "CUDA_ERROR_INVALID_DEVICE";
     return CUDA_SUCCESS;
   default:
     *name = nullptr;
@@ -181,10 +191,20 @@ CUresult CUDAAPI cuGetErrorString(CUresult error, const char **text) {
   case CUDA_ERROR_INVALID_CONTEXT:
     *text = "invalid device context";
     return CUDA_SUCCESS;
+  case CUDA_ERROR_INVALID_DEVICE:
+    *text = "invalid device ordinal";
+    return CUDA_SUCCESS;
   default:
     *text = nullptr;
     return CUDA_ERROR_INVALID_VALUE;
   }
+}
+
+CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal) {
+  if (ordinal != 0)
+    return CUDA_ERROR_INVALID_DEVICE;
+  *device = 0;
+  return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuDeviceGetAttribute(int *value, CUdevice_attribute attribute,
@@ -218,6 +238,19 @@ CUresult CUDAAPI cuCtxPushCurrent(CUcontext) { return CUDA_SUCCESS; }
 
 CUresult CUDAAPI cuCtxPopCurrent(CUcontext *context) {
   *context = reinterpret_cast<CUcontext>(currentContext);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }
+
+CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice device) {
+  *context = reinterpret_cast<CUcontext>(currentContext);
+  std::printf("cuda: retain the primary context of device %d\n", device);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice device) {
+  std::printf("cuda: release the primary context of device %d\n", device);
   return CUDA_SUCCESS;
 }
 
@@ -295,14 +328,44 @@ CUresult CUDAAPI cuMemFree(CUdeviceptr address) {
 CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr destination, const void *source,
                                    size_t bytes, CUstream) {
   CUtensorMap map;
-  if (bytes != sizeof(map))
-    return CUDA_ERROR_INVALID_VALUE;
-  std::memcpy(&map, source, sizeof(map));
-  if (map.opaque[1] != kMapMagic)
-    return CUDA_ERROR_INVALID_VALUE;
-  uploadedMaps[destination] = size_t(map.opaque[0]);
-  std::printf("cuda: copy map#%zu to 0x%llx\n", size_t(map.opaque[0]),
+  if (bytes == sizeof(map)) {
+    std::memcpy(&map, source, sizeof(map));
+    if (map.opaque[1] == kMapMagic) {
+      uploadedMaps[destination] = size_t(map.opaque[0]);
+      std::printf("cuda: copy map#%zu to 0x%llx\n", size_t(map.opaque[0]),
+                  (unsigned long long)destination);
+      return CUDA_SUCCESS;
+    }
+  }
+  std::printf("cuda: copy %zu bytes to 0x%llx\n", bytes,
               (unsigned long long)destination);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemcpyDtoHAsync(void *destination, CUdeviceptr source,
+                                   size_t bytes, CUstream) {
+  std::memset(destination, 0, bytes);
+  std::printf("cuda: copy %zu bytes from 0x%llx to the host\n", bytes,
+              (unsigned long long)source);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuEventCreate(CUevent *event, unsigned int) {
+  *event = reinterpret_cast<CUevent>(++createdEvents);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuEventDestroy(CUevent) { return CUDA_SUCCESS; }
+
+CUresult CUDAAPI cuEventRecord(CUevent event, CUstream) {
+  std::printf("cuda: record event#%zu\n", reinterpret_cast<size_t>(event));
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
+
+CUresult CUDAAPI cuEventElapsedTime(float *milliseconds, CUevent, CUevent) {
+  *milliseconds = 0.25f;
   return CUDA_SUCCESS;
 }
 

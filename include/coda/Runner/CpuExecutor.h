@@ -7,7 +7,7 @@
 #ifndef CODA_RUNNER_CPUEXECUTOR_H
 #define CODA_RUNNER_CPUEXECUTOR_H
 
-#include "coda/Runner/HostTensor.h"
+#include "coda/Runner/Entry.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 
@@ -17,13 +17,6 @@ namespace mlir {
 class ExecutionEngine;
 
 namespace coda {
-
-/// The type of one argument or result as the compiled function takes it.
-struct TensorSignature {
-  ElementKind kind;
-  /// Sizes, with `ShapedType::kDynamic` for the row count.
-  llvm::SmallVector<int64_t> shape;
-};
 
 /// A function of a coda module lowered by the CPU reference pipeline and
 /// compiled in-process with MLIR's ExecutionEngine.
@@ -54,11 +47,6 @@ private:
   llvm::SmallVector<TensorSignature> arguments;
   llvm::SmallVector<TensorSignature> results;
 };
-
-/// Returns the signature of tensor `type` as the CPU path passes it:
-/// floating-point elements become f64 with `computeInF64`. Fails for types
-/// coda-run does not handle.
-FailureOr<TensorSignature> getTensorSignature(Type type, bool computeInF64);
 
 } // namespace coda
 } // namespace mlir

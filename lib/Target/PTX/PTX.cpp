@@ -14,10 +14,7 @@
 #include "coda/Pipelines/Pipelines.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/CommandLine.h"
@@ -40,19 +37,21 @@ static void defaultCudaRoot() {
     ::setenv("CUDA_ROOT", "/usr/local/cuda", /*overwrite=*/0);
 }
 
-/// Writes the launch plan of `module` to `path`.
-static LogicalResult writeLaunchPlanFile(ModuleOp module, StringRef path) {
+/// Writes the launch plan `plan` of `module` to `path`.
+static LogicalResult writeLaunchPlanFile(ModuleOp module, StringRef plan,
+                                         StringRef path) {
   std::error_code error;
   llvm::raw_fd_ostream file(path, error);
   if (error)
     return mlir::emitError(module.getLoc(), "cannot write the launch plan '")
            << path << "': " << error.message();
-  writeLaunchPlan(module, file);
+  file << plan;
   return success();
 }
 
-LogicalResult mlir::coda::translateToPTX(ModuleOp module, raw_ostream &os,
-                                         StringRef planPath) {
+LogicalResult
+mlir::coda::translateToPTX(ModuleOp module, raw_ostream &os, raw_ostream *plan,
+                           const CodaToPTXPipelineOptions &options) {
   MLIRContext *context = module.getContext();
   // Kernels for the GEMMs of every function, fused first if the input is at
   // the graph level (the pipeline leaves an epilogue-level input as it is);
@@ -60,7 +59,7 @@ LogicalResult mlir::coda::translateToPTX(ModuleOp module, raw_ostream &os,
   // the options it was given) is only lowered.
   PassManager pm(context);
   if (module.getOps<gpu::GPUModuleOp>().empty())
-    buildCodaToPTXPipeline(pm, CodaToPTXPipelineOptions());
+    buildCodaToPTXPipeline(pm, options);
   else
     buildCodaLowerToNVVMPipeline(pm);
   if (failed(pm.run(module)))
@@ -72,8 +71,8 @@ LogicalResult mlir::coda::translateToPTX(ModuleOp module, raw_ostream &os,
                                              : (*functions.begin()).getLoc(),
                            "no coda.gemm to generate a kernel for");
   }
-  if (!planPath.empty() && failed(writeLaunchPlanFile(module, planPath)))
-    return failure();
+  if (plan)
+    writeLaunchPlan(module, *plan);
 
   for (auto binary : module.getOps<gpu::BinaryOp>())
     for (Attribute object : binary.getObjects())
@@ -82,26 +81,21 @@ LogicalResult mlir::coda::translateToPTX(ModuleOp module, raw_ostream &os,
   return success();
 }
 
-LogicalResult mlir::coda::translateToCubin(ModuleOp module, raw_ostream &os,
-                                           StringRef planPath) {
+LogicalResult mlir::coda::assemblePTX(Location loc, StringRef ptx,
+                                      raw_ostream &os) {
   defaultCudaRoot();
   const char *cudaRoot = std::getenv("CUDA_ROOT");
   llvm::SmallString<128> ptxas(cudaRoot ? cudaRoot : "");
   llvm::sys::path::append(ptxas, "bin", "ptxas");
   if (!cudaRoot || !llvm::sys::fs::can_execute(ptxas))
-    return mlir::emitError(module.getLoc(), "cannot find ptxas at '")
+    return mlir::emitError(loc, "cannot find ptxas at '")
            << ptxas << "': set CUDA_ROOT to the CUDA toolkit";
-
-  std::string ptx;
-  llvm::raw_string_ostream ptxStream(ptx);
-  if (failed(translateToPTX(module, ptxStream, planPath)))
-    return failure();
 
   llvm::SmallString<128> ptxPath, cubinPath, logPath;
   if (llvm::sys::fs::createTemporaryFile("coda", "ptx", ptxPath) ||
       llvm::sys::fs::createTemporaryFile("coda", "cubin", cubinPath) ||
       llvm::sys::fs::createTemporaryFile("coda", "log", logPath))
-    return mlir::emitError(module.getLoc(),
+    return mlir::emitError(loc,
                            "cannot create temporary files for ptxas");
   llvm::FileRemover removePtx(ptxPath), removeCubin(cubinPath),
       removeLog(logPath);
@@ -109,7 +103,7 @@ LogicalResult mlir::coda::translateToCubin(ModuleOp module, raw_ostream &os,
     std::error_code error;
     llvm::raw_fd_ostream file(ptxPath, error);
     if (error)
-      return mlir::emitError(module.getLoc(), "cannot write ")
+      return mlir::emitError(loc, "cannot write ")
              << ptxPath << ": " << error.message();
     file << ptx;
   }
@@ -121,15 +115,26 @@ LogicalResult mlir::coda::translateToCubin(ModuleOp module, raw_ostream &os,
                                          redirects, 0, 0, &message);
   if (status != 0) {
     auto log = llvm::MemoryBuffer::getFile(logPath);
-    return mlir::emitError(module.getLoc(), "ptxas failed (exit ")
+    return mlir::emitError(loc, "ptxas failed (exit ")
            << status << "): " << (log ? (*log)->getBuffer().trim() : message);
   }
   auto cubin = llvm::MemoryBuffer::getFile(cubinPath);
   if (!cubin)
-    return mlir::emitError(module.getLoc(),
+    return mlir::emitError(loc,
                            "cannot read the cubin ptxas wrote");
   os << (*cubin)->getBuffer();
   return success();
+}
+
+LogicalResult
+mlir::coda::translateToCubin(ModuleOp module, raw_ostream &os,
+                             raw_ostream *plan,
+                             const CodaToPTXPipelineOptions &options) {
+  std::string ptx;
+  llvm::raw_string_ostream ptxStream(ptx);
+  if (failed(translateToPTX(module, ptxStream, plan, options)))
+    return failure();
+  return assemblePTX(module.getLoc(), ptx, os);
 }
 
 /// The launch plan's path: `--coda-launch-plan`, or beside the `-o` file
@@ -157,27 +162,29 @@ void mlir::coda::registerPTXTranslation() {
                      "launch plan (JSON); default: beside the -o file, as "
                      "<name>.plan.json"),
       llvm::cl::value_desc("path"));
-  auto dialects = [](DialectRegistry &registry) {
-    mlir::registerAllDialects(registry);
-    mlir::registerAllExtensions(registry);
-    mlir::registerAllToLLVMIRTranslations(registry);
-    coda::registerAllDialects(registry);
-  };
-  using Translate = LogicalResult (*)(ModuleOp, raw_ostream &, StringRef);
+  using Translate = LogicalResult (*)(ModuleOp, raw_ostream &, raw_ostream *,
+                                      const CodaToPTXPipelineOptions &);
   auto onModule = [](Translate translate) {
     return [translate](Operation *op, raw_ostream &os) -> LogicalResult {
       auto module = dyn_cast<ModuleOp>(op);
       if (!module)
         return op->emitError("expected a builtin.module at the top level");
-      return translate(module, os, getLaunchPlanPath(launchPlan));
+      // The plan file is written only once the translation succeeded.
+      std::string planPath = getLaunchPlanPath(launchPlan), plan;
+      llvm::raw_string_ostream planStream(plan);
+      if (failed(translate(module, os,
+                           planPath.empty() ? nullptr : &planStream, {})))
+        return failure();
+      return planPath.empty() ? success()
+                              : writeLaunchPlanFile(module, plan, planPath);
     };
   };
   TranslateFromMLIRRegistration ptx(
       "coda-to-ptx", "compile the GEMMs of every function to PTX for sm_90a",
-      onModule(translateToPTX), dialects);
+      onModule(translateToPTX), registerAllTranslationDialects);
   TranslateFromMLIRRegistration cubin(
       "coda-to-cubin",
       "compile the GEMMs of every function to a cubin for sm_90a (ptxas from "
       "CUDA_ROOT)",
-      onModule(translateToCubin), dialects);
+      onModule(translateToCubin), registerAllTranslationDialects);
 }

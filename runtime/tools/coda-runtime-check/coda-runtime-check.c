@@ -32,7 +32,14 @@ static const char *const usage =
     "  --boundary ok|fail    register a callback that prints each boundary\n"
     "                        step and succeeds or fails\n"
     "  --reserve M           prepare launches of up to M rows\n"
-    "  --launch M            launch over M rows on the default stream\n";
+    "  --launch M            launch over M rows on the default stream\n"
+    "  --results             the function's result buffers and row count\n"
+    "  --retain D            retain device D's primary context, make it\n"
+    "                        current\n"
+    "  --release D           release it\n"
+    "  --round-trip BYTES    allocate BYTES of device memory, copy a pattern\n"
+    "                        there and back, free it\n"
+    "  --time-launch M       launch over M rows between two events\n";
 
 /* Prints the last error of `status` and exits, unless it is success. */
 static void check(CodaStatus status) {
@@ -133,6 +140,50 @@ static int printBoundary(void *userData, const CodaBoundary *boundary) {
   return *(const int *)userData;
 }
 
+static void printResults(const CodaSession *session) {
+  printf("results:");
+  for (size_t i = 0; i < codaSessionResultCount(session); ++i)
+    printf(" %s", codaSessionResultName(session, i));
+  int64_t rows = codaSessionStaticRows(session);
+  if (rows == 0)
+    printf("; any row count\n");
+  else
+    printf("; %" PRId64 " rows only\n", rows);
+}
+
+/* Copies `bytes` of a pattern to fresh device memory and back on the
+   default stream and checks what came back: the stand-in driver fills
+   downloads with zeros. */
+static void roundTrip(size_t bytes) {
+  unsigned char *sent = malloc(bytes), *received = malloc(bytes);
+  for (size_t i = 0; i < bytes; ++i)
+    sent[i] = (unsigned char)(i + 1);
+  CUdeviceptr address;
+  check(codaMemoryAllocate(bytes, &address));
+  check(codaMemoryCopyToDevice(address, sent, bytes, NULL));
+  check(codaMemoryCopyToHost(received, address, bytes, NULL));
+  check(codaStreamSynchronize(NULL));
+  check(codaMemoryFree(address));
+  printf("round trip of %zu bytes: %s\n", bytes,
+         memcmp(sent, received, bytes) == 0 ? "same bytes" : "other bytes");
+  free(sent);
+  free(received);
+}
+
+static void timeLaunch(CodaSession *session, int64_t rows) {
+  CUevent start, end;
+  float milliseconds;
+  check(codaEventCreate(&start));
+  check(codaEventCreate(&end));
+  check(codaEventRecord(start, NULL));
+  check(codaSessionLaunch(session, rows, NULL));
+  check(codaEventRecord(end, NULL));
+  check(codaEventElapsedMs(start, end, &milliseconds));
+  check(codaEventDestroy(start));
+  check(codaEventDestroy(end));
+  printf("launched %" PRId64 " rows in %.3f ms\n", rows, milliseconds);
+}
+
 /* Reads the file at `path` into `*bytes` (malloc'd) or exits. */
 static size_t readFile(const char *path, char **bytes) {
   FILE *file = fopen(path, "rb");
@@ -191,6 +242,8 @@ int main(int argc, char **argv) {
       printSummary(bundle, session);
     } else if (strcmp(action, "--bind-all") == 0) {
       bindAll(session);
+    } else if (strcmp(action, "--results") == 0) {
+      printResults(session);
     } else if (strcmp(action, "--unbind-all") == 0) {
       codaSessionUnbindAll(session);
       printf("unbound all\n");
@@ -218,6 +271,19 @@ int main(int argc, char **argv) {
       int64_t rows = parseRows(argv[++i]);
       check(codaSessionLaunch(session, rows, NULL));
       printf("launched %" PRId64 " rows\n", rows);
+    } else if (strcmp(action, "--retain") == 0) {
+      int device = (int)parseRows(argv[++i]);
+      CUcontext context;
+      check(codaContextRetain(device, &context));
+      printf("retained the primary context of device %d\n", device);
+    } else if (strcmp(action, "--release") == 0) {
+      int device = (int)parseRows(argv[++i]);
+      check(codaContextRelease(device));
+      printf("released the primary context of device %d\n", device);
+    } else if (strcmp(action, "--round-trip") == 0) {
+      roundTrip((size_t)parseRows(argv[++i]));
+    } else if (strcmp(action, "--time-launch") == 0) {
+      timeLaunch(session, parseRows(argv[++i]));
     } else {
       usageError("unknown action: ", action);
     }
