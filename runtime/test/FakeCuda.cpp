@@ -151,53 +151,40 @@ CUresult CUDAAPI cuInit(unsigned int) {
   return getOptions().noDevice ? CUDA_ERROR_NO_DEVICE : CUDA_SUCCESS;
 }
 
+/// The errors the stand-in returns, with the driver's names and texts.
+struct ErrorText {
+  CUresult error;
+  const char *name, *text;
+};
+static const ErrorText kErrorTexts[] = {
+    {CUDA_SUCCESS, "CUDA_SUCCESS", "no error"},
+    {CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
+    {CUDA_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE",
+     "no CUDA-capable device is detected"},
+    {CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {CUDA_ERROR_INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT",
+     "invalid device context"},
+    {CUDA_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE",
+     "invalid device ordinal"},
+};
+
+static const ErrorText *findErrorText(CUresult error) {
+  for (const ErrorText &entry : kErrorTexts)
+    if (entry.error == error)
+      return &entry;
+  return nullptr;
+}
+
 CUresult CUDAAPI cuGetErrorName(CUresult error, const char **name) {
-  switch (error) {
-  case CUDA_SUCCESS:
-    *name = "CUDA_SUCCESS";
-    return CUDA_SUCCESS;
-  case CUDA_ERROR_OUT_OF_MEMORY:
-    *name = "CUDA_ERROR_OUT_OF_MEMORY";
-    return CUDA_SUCCESS;
-  case CUDA_ERROR_NO_DEVICE:
-    *name = "CUDA_ERROR_NO_DEVICE";
-    return CUDA_SUCCESS;
-  case CUDA_ERROR_NOT_FOUND:
-    *name = "CUDA_ERROR_NOT_FOUND";
-    return CUDA_SUCCESS;
-  case CUDA_ERROR_INVALID_CONTEXT:
-    *name = "CUDA_ERROR_INVALID_CONTEXT";
-    return CUDA_SUCCESS;
-  case CUDA_ERROR_INVALID_DEVICE:
-    *name = "CUDA_ERROR_INVALID_DEVICE";
-    return CUDA_SUCCESS;
-  default:
-    *name = nullptr;
-    return CUDA_ERROR_INVALID_VALUE;
-  }
+  const ErrorText *entry = findErrorText(error);
+  *name = entry ? entry->name : nullptr;
+  return entry ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult CUDAAPI cuGetErrorString(CUresult error, const char **text) {
-  switch (error) {
-  case CUDA_ERROR_OUT_OF_MEMORY:
-    *text = "out of memory";
-    return CUDA_SUCCESS;
-  case CUDA_ERROR_NO_DEVICE:
-    *text = "no CUDA-capable device is detected";
-    return CUDA_SUCCESS;
-  case CUDA_ERROR_NOT_FOUND:
-    *text = "named symbol not found";
-    return CUDA_SUCCESS;
-  case CUDA_ERROR_INVALID_CONTEXT:
-    *text = "invalid device context";
-    return CUDA_SUCCESS;
-  case CUDA_ERROR_INVALID_DEVICE:
-    *text = "invalid device ordinal";
-    return CUDA_SUCCESS;
-  default:
-    *text = nullptr;
-    return CUDA_ERROR_INVALID_VALUE;
-  }
+  const ErrorText *entry = findErrorText(error);
+  *text = entry ? entry->text : nullptr;
+  return entry ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal) {
