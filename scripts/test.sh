@@ -13,7 +13,7 @@ log="$build/check-coda.log"
 status=0
 /usr/lib/llvm-22/bin/lit -sv "$build/test" 2>&1 | tee "$log" || status=$?
 
-count() { sed -n "s/^ *$1: *\([0-9]*\).*/\1/p" "$log" | tail -n 1; }
+count() { sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$log" | tail -n 1; }
 passed=$(( $(count Passed || true) + 0 ))
 failed=$(( $(count Failed || true) + 0 ))
 skipped=$(( $(count Unsupported || true) + 0 ))

@@ -54,8 +54,7 @@
 //       FUSED:   %[[K4:.+]] = coda.gemm %[[K3]]#2, [%[[WQKV]]] inputs(%[[R2]], %[[COS]], %[[SIN]])
 //  FUSED-SAME:     -> tensor<?x128xf32>
 //       FUSED:     coda.mul
-//   FUSED-DAG:     coda.rope %{{.+}}, {{.*}} : (tensor<?x64xf32>,
-//   FUSED-DAG:     coda.rope %{{.+}}, {{.*}} : (tensor<?x32xf32>,
+//   FUSED-DAG:     coda.rope %{{.+}}, {{.*}} : (tensor<?x96xf32>,
 //       FUSED:     coda.concat
 //       FUSED:   return %[[K3]]#0, %[[K4]]
 // FUSED-LABEL: func.func @bf16(
@@ -82,8 +81,7 @@
 //       FUSED:   %[[K4:.+]] = coda.gemm %[[K3]]#2, [%[[WQKV]]] inputs(%[[R2]], %[[COS]], %[[SIN]])
 //  FUSED-SAME:     -> tensor<?x128xbf16>
 //       FUSED:     coda.mul
-//   FUSED-DAG:     coda.rope %{{.+}}, {{.*}} : (tensor<?x64xf32>,
-//   FUSED-DAG:     coda.rope %{{.+}}, {{.*}} : (tensor<?x32xf32>,
+//   FUSED-DAG:     coda.rope %{{.+}}, {{.*}} : (tensor<?x96xf32>,
 //       FUSED:     coda.concat
 //       FUSED:   return %[[K3]]#0, %[[K4]]
 

@@ -28,24 +28,20 @@
 //  FUSED-SAME:   %[[X:[^:]+]]: tensor<?x64xf32>, %[[W:[^:]+]]: tensor<128x64xf32>, %[[COS:[^:]+]]: tensor<?x8xf32>, %[[SIN:[^:]+]]: tensor<?x8xf32>)
 //       FUSED:   %[[K:.+]] = coda.gemm %[[X]], [%[[W]]] inputs(%[[COS]], %[[SIN]]) : {{.*}} -> tensor<?x128xf32> {
 //       FUSED:   ^bb0(%[[ACC:[^:]+]]: tensor<?x128xf32>, %[[C:[^:]+]]: tensor<?x8xf32>, %[[S:[^:]+]]: tensor<?x8xf32>):
-//   FUSED-DAG:     %[[Q:.+]] = coda.slice %[[ACC]] {offset = 0 : i64, size = 64 : i64}
-//   FUSED-DAG:     %[[KK:.+]] = coda.slice %[[ACC]] {offset = 64 : i64, size = 32 : i64}
+//   FUSED-DAG:     %[[QK:.+]] = coda.slice %[[ACC]] {offset = 0 : i64, size = 96 : i64}
 //   FUSED-DAG:     %[[V:.+]] = coda.slice %[[ACC]] {offset = 96 : i64, size = 32 : i64}
-//   FUSED-DAG:     %[[QR:.+]] = coda.rope %[[Q]], %[[C]], %[[S]] {head_dim = 16 : i64, style = "interleaved"}
-//   FUSED-DAG:     %[[KR:.+]] = coda.rope %[[KK]], %[[C]], %[[S]] {head_dim = 16 : i64, style = "interleaved"}
-//       FUSED:     %[[ALL:.+]] = coda.concat %[[QR]], %[[KR]], %[[V]]
+//   FUSED-DAG:     %[[QKR:.+]] = coda.rope %[[QK]], %[[C]], %[[S]] {head_dim = 16 : i64, style = "interleaved"}
+//       FUSED:     %[[ALL:.+]] = coda.concat %[[QKR]], %[[V]]
 //       FUSED:     coda.yield %[[ALL]]
 //       FUSED:   return %[[K]]
 // FUSED-LABEL: func.func @bf16(
 //  FUSED-SAME:   %[[X:[^:]+]]: tensor<?x64xbf16>, %[[W:[^:]+]]: tensor<128x64xbf16>, %[[COS:[^:]+]]: tensor<?x8xf32>, %[[SIN:[^:]+]]: tensor<?x8xf32>)
 //       FUSED:   %[[K:.+]] = coda.gemm %[[X]], [%[[W]]] inputs(%[[COS]], %[[SIN]]) : {{.*}} -> tensor<?x128xbf16> {
 //       FUSED:   ^bb0(%[[ACC:[^:]+]]: tensor<?x128xf32>, %[[C:[^:]+]]: tensor<?x8xf32>, %[[S:[^:]+]]: tensor<?x8xf32>):
-//   FUSED-DAG:     %[[Q:.+]] = coda.slice %[[ACC]] {offset = 0 : i64, size = 64 : i64}
-//   FUSED-DAG:     %[[KK:.+]] = coda.slice %[[ACC]] {offset = 64 : i64, size = 32 : i64}
+//   FUSED-DAG:     %[[QK:.+]] = coda.slice %[[ACC]] {offset = 0 : i64, size = 96 : i64}
 //   FUSED-DAG:     %[[V:.+]] = coda.slice %[[ACC]] {offset = 96 : i64, size = 32 : i64}
-//   FUSED-DAG:     %[[QR:.+]] = coda.rope %[[Q]], %[[C]], %[[S]] {head_dim = 16 : i64, style = "interleaved"}
-//   FUSED-DAG:     %[[KR:.+]] = coda.rope %[[KK]], %[[C]], %[[S]] {head_dim = 16 : i64, style = "interleaved"}
-//       FUSED:     %[[ALL:.+]] = coda.concat %[[QR]], %[[KR]], %[[V]]
+//   FUSED-DAG:     %[[QKR:.+]] = coda.rope %[[QK]], %[[C]], %[[S]] {head_dim = 16 : i64, style = "interleaved"}
+//       FUSED:     %[[ALL:.+]] = coda.concat %[[QKR]], %[[V]]
 //       FUSED:     coda.yield %[[ALL]]
 //       FUSED:   return %[[K]]
 

@@ -67,3 +67,26 @@ func.func @concat_rotated(%x: tensor<?x32xbf16>, %cos: tensor<?x4xf32>, %sin: te
   %y = coda.concat %r, %v : (tensor<?x16xbf16>, tensor<?x16xbf16>) -> tensor<?x32xbf16>
   return %y : tensor<?x32xbf16>
 }
+
+// -----
+
+// RoPEs of touching slices with the same tables and head size are one RoPE
+// of the joined slice (q and k of a QKV projection); a RoPE with other
+// tables stays.
+// CHECK-LABEL: func.func @concat_merges_ropes_of_touching_slices
+//  CHECK-SAME:   (%[[X:.+]]: tensor<?x384xbf16>, %[[C:.+]]: tensor<?x32xf32>, %[[S:.+]]: tensor<?x32xf32>, %[[C2:.+]]: tensor<?x32xf32>)
+//   CHECK-DAG:   %[[QK:.+]] = coda.slice %[[X]] {offset = 0 : i64, size = 256 : i64} : (tensor<?x384xbf16>) -> tensor<?x256xbf16>
+//   CHECK-DAG:   %[[R:.+]] = coda.rope %[[QK]], %[[C]], %[[S]] {head_dim = 64 : i64} : (tensor<?x256xbf16>, tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x256xbf16>
+//   CHECK-DAG:   %[[V:.+]] = coda.slice %[[X]] {offset = 256 : i64, size = 64 : i64}
+//   CHECK-DAG:   %[[W:.+]] = coda.rope %[[V]], %[[C2]], %[[S]]
+//       CHECK:   coda.concat %[[R]], %[[W]] : (tensor<?x256xbf16>, tensor<?x64xbf16>) -> tensor<?x320xbf16>
+func.func @concat_merges_ropes_of_touching_slices(%x: tensor<?x384xbf16>, %c: tensor<?x32xf32>, %s: tensor<?x32xf32>, %c2: tensor<?x32xf32>) -> tensor<?x320xbf16> {
+  %q = coda.slice %x {offset = 0 : i64, size = 128 : i64} : (tensor<?x384xbf16>) -> tensor<?x128xbf16>
+  %k = coda.slice %x {offset = 128 : i64, size = 128 : i64} : (tensor<?x384xbf16>) -> tensor<?x128xbf16>
+  %v = coda.slice %x {offset = 256 : i64, size = 64 : i64} : (tensor<?x384xbf16>) -> tensor<?x64xbf16>
+  %qr = coda.rope %q, %c, %s {head_dim = 64 : i64, style = "half"} : (tensor<?x128xbf16>, tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x128xbf16>
+  %kr = coda.rope %k, %c, %s {head_dim = 64 : i64, style = "half"} : (tensor<?x128xbf16>, tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x128xbf16>
+  %vr = coda.rope %v, %c2, %s {head_dim = 64 : i64, style = "half"} : (tensor<?x64xbf16>, tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x64xbf16>
+  %y = coda.concat %qr, %kr, %vr : (tensor<?x128xbf16>, tensor<?x128xbf16>, tensor<?x64xbf16>) -> tensor<?x320xbf16>
+  return %y : tensor<?x320xbf16>
+}

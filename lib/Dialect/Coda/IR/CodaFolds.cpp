@@ -92,11 +92,60 @@ struct MergeAdjacentSlices : public OpRewritePattern<ConcatOp> {
     return success();
   }
 };
+
+/// Merges adjacent inputs that rotate touching slices of one value with
+/// the same tables and head size into one RoPE of the joined slice: RoPE
+/// acts on each head alone, and a slice's width is whole heads (rope_c2).
+/// The QKV projection's q and k then share one epilogue.
+struct MergeAdjacentRoPEs : public OpRewritePattern<ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConcatOp op,
+                                PatternRewriter &rewriter) const override {
+    auto sliceOf = [](RoPEOp rope) {
+      return rope ? rope.getX().getDefiningOp<SliceOp>() : SliceOp();
+    };
+    SmallVector<Value> inputs;
+    bool merged = false;
+    for (Value input : op.getInputs()) {
+      auto rope = input.getDefiningOp<RoPEOp>();
+      auto previous =
+          inputs.empty() ? RoPEOp() : inputs.back().getDefiningOp<RoPEOp>();
+      SliceOp slice = sliceOf(rope), previousSlice = sliceOf(previous);
+      if (slice && previousSlice && previousSlice.getX() == slice.getX() &&
+          previousSlice.getOffset() + previousSlice.getSize() ==
+              slice.getOffset() &&
+          previous.getCos() == rope.getCos() &&
+          previous.getSin() == rope.getSin() &&
+          previous.getHeadDim() == rope.getHeadDim() &&
+          previous.getStyle() == rope.getStyle()) {
+        auto previousType = cast<RankedTensorType>(previous.getType());
+        int64_t size = previousSlice.getSize() + slice.getSize();
+        auto type = RankedTensorType::get({previousType.getDimSize(0), size},
+                                          previousType.getElementType());
+        Value joined = SliceOp::create(rewriter, op.getLoc(), type,
+                                       slice.getX(), previousSlice.getOffset(),
+                                       size);
+        inputs.back() = RoPEOp::create(
+            rewriter, op.getLoc(), type, joined, rope.getCos(), rope.getSin(),
+            rope.getHeadDim(), rope.getStyle());
+        merged = true;
+        continue;
+      }
+      inputs.push_back(input);
+    }
+    if (!merged)
+      return rewriter.notifyMatchFailure(
+          op, "no adjacent RoPEs of touching slices of one value");
+    rewriter.replaceOpWithNewOp<ConcatOp>(op, op.getType(), inputs);
+    return success();
+  }
+};
 } // namespace
 
 void ConcatOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                            MLIRContext *context) {
-  results.add<MergeAdjacentSlices>(context);
+  results.add<MergeAdjacentSlices, MergeAdjacentRoPEs>(context);
 }
 
 //===----------------------------------------------------------------------===//
