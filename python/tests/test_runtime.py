@@ -180,3 +180,82 @@ def test_run_errors(gpt2_mlp, torch_cuda):
         bundle.run({**bf16, "t7": out}, 17)
     with pytest.raises(ValueError, match="not contiguous"):
         bundle.run({**bf16, "t7": out.T.contiguous().T}, 16)
+
+
+def test_device_api_runs_a_bundle(gpt2_mlp, torch_cuda):
+    """The runtime's own memory, copy, stream and event calls (what
+    coda-run --device cuda is built on), with no torch memory in the run:
+    the GPT-2 MLP from host inputs to a host result, checked against
+    PyTorch, and timed with the runtime's events."""
+    import ctypes
+
+    torch = torch_cuda
+    lib = ctypes.CDLL(coda.runtime.library_path())
+    u64, status = ctypes.c_uint64, ctypes.c_int
+    lib.codaContextRetain.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_void_p)]
+    lib.codaContextRelease.argtypes = [ctypes.c_int]
+    lib.codaMemoryAllocate.argtypes = [ctypes.c_size_t, ctypes.POINTER(u64)]
+    lib.codaMemoryFree.argtypes = [u64]
+    lib.codaMemoryCopyToDevice.argtypes = [u64, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+    lib.codaMemoryCopyToHost.argtypes = [ctypes.c_void_p, u64, ctypes.c_size_t, ctypes.c_void_p]
+    lib.codaStreamSynchronize.argtypes = [ctypes.c_void_p]
+    lib.codaEventCreate.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+    lib.codaEventDestroy.argtypes = [ctypes.c_void_p]
+    lib.codaEventRecord.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    lib.codaEventElapsedMs.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_float)]
+    lib.codaSessionBind.argtypes = [ctypes.c_void_p, ctypes.c_char_p, u64]
+    lib.codaSessionLaunch.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p]
+    for function in ("codaContextRetain", "codaContextRelease", "codaMemoryAllocate",
+                     "codaMemoryFree", "codaMemoryCopyToDevice", "codaMemoryCopyToHost",
+                     "codaStreamSynchronize", "codaEventCreate", "codaEventDestroy",
+                     "codaEventRecord", "codaEventElapsedMs", "codaSessionBind",
+                     "codaSessionLaunch"):
+        getattr(lib, function).restype = status
+
+    def check(result):
+        assert result == 0, coda.runtime._lib().codaGetLastError().decode()
+
+    rows = 1000
+    inputs = gpt2_inputs(torch, rows, seed=3)
+    args = [inputs[f"arg{i}"] for i in range(7)]
+    reference = gpt2_mlp_reference(torch, *[a.double() for a in args])
+    eager = gpt2_mlp_reference(torch, *[a.bfloat16() for a in args])
+    host = {name: t.bfloat16().cpu().contiguous() for name, t in inputs.items()}
+
+    context = ctypes.c_void_p()
+    check(lib.codaContextRetain(0, ctypes.byref(context)))
+    bundle = coda.Bundle(str(gpt2_mlp))
+    addresses = {}
+    try:
+        for name, tensor in host.items():
+            address = u64()
+            check(lib.codaMemoryAllocate(tensor.numel() * 2, ctypes.byref(address)))
+            addresses[name] = address.value
+            check(lib.codaMemoryCopyToDevice(address, tensor.data_ptr(), tensor.numel() * 2, None))
+        result_bytes = rows * 768 * 2
+        address = u64()
+        check(lib.codaMemoryAllocate(result_bytes, ctypes.byref(address)))
+        addresses["t7"] = address.value
+        for name, value in addresses.items():
+            check(lib.codaSessionBind(bundle._session, name.encode(), value))
+        start, end = ctypes.c_void_p(), ctypes.c_void_p()
+        check(lib.codaEventCreate(ctypes.byref(start)))
+        check(lib.codaEventCreate(ctypes.byref(end)))
+        check(lib.codaEventRecord(start, None))
+        check(lib.codaSessionLaunch(bundle._session, rows, None))
+        check(lib.codaEventRecord(end, None))
+        milliseconds = ctypes.c_float()
+        check(lib.codaEventElapsedMs(start, end, ctypes.byref(milliseconds)))
+        assert milliseconds.value > 0
+        out = torch.empty(rows, 768, dtype=torch.bfloat16)
+        check(lib.codaMemoryCopyToHost(out.data_ptr(), addresses["t7"], result_bytes, None))
+        check(lib.codaStreamSynchronize(None))
+        check(lib.codaEventDestroy(start))
+        check(lib.codaEventDestroy(end))
+    finally:
+        bundle.close()
+        for value in addresses.values():
+            lib.codaMemoryFree(value)
+        lib.codaContextRelease(0)
+    error = relative_error(out.cuda(), reference)
+    assert error <= max(1e-5, 2 * relative_error(eager, reference)), error
