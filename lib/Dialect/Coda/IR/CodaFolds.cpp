@@ -56,6 +56,45 @@ OpFoldResult ConcatOp::fold(FoldAdaptor) {
   return {};
 }
 
+/// One slice of `previous`'s source covering `previous` and then `next`,
+/// or null when they are not touching slices of one value.
+static Value joinTouchingSlices(OpBuilder &builder, Location loc,
+                                SliceOp previous, SliceOp next) {
+  if (!previous || !next || previous.getX() != next.getX() ||
+      previous.getOffset() + previous.getSize() != next.getOffset())
+    return Value();
+  auto previousType = cast<RankedTensorType>(previous.getType());
+  int64_t size = previous.getSize() + next.getSize();
+  auto type = RankedTensorType::get({previousType.getDimSize(0), size},
+                                    previousType.getElementType());
+  return SliceOp::create(builder, loc, type, previous.getX(),
+                         previous.getOffset(), size);
+}
+
+/// Rewrites `op` with each run of adjacent inputs that `merge` joins (it
+/// returns the joined value, or null) replaced by the joined value; fails
+/// with `reason` when no two inputs join.
+static LogicalResult
+mergeAdjacentInputs(ConcatOp op, PatternRewriter &rewriter,
+                    function_ref<Value(Value previous, Value next)> merge,
+                    StringRef reason) {
+  SmallVector<Value> inputs;
+  bool merged = false;
+  for (Value input : op.getInputs()) {
+    if (!inputs.empty())
+      if (Value joined = merge(inputs.back(), input)) {
+        inputs.back() = joined;
+        merged = true;
+        continue;
+      }
+    inputs.push_back(input);
+  }
+  if (!merged)
+    return rewriter.notifyMatchFailure(op, reason);
+  rewriter.replaceOpWithNewOp<ConcatOp>(op, op.getType(), inputs);
+  return success();
+}
+
 namespace {
 /// Merges runs of adjacent inputs that are slices of one value covering
 /// touching column ranges into a single slice. Together with the folds of
@@ -66,30 +105,14 @@ struct MergeAdjacentSlices : public OpRewritePattern<ConcatOp> {
 
   LogicalResult matchAndRewrite(ConcatOp op,
                                 PatternRewriter &rewriter) const override {
-    SmallVector<Value> inputs;
-    bool merged = false;
-    for (Value input : op.getInputs()) {
-      auto slice = input.getDefiningOp<SliceOp>();
-      auto previous =
-          inputs.empty() ? SliceOp() : inputs.back().getDefiningOp<SliceOp>();
-      if (slice && previous && previous.getX() == slice.getX() &&
-          previous.getOffset() + previous.getSize() == slice.getOffset()) {
-        auto previousType = cast<RankedTensorType>(previous.getType());
-        int64_t size = previous.getSize() + slice.getSize();
-        auto type = RankedTensorType::get({previousType.getDimSize(0), size},
-                                          previousType.getElementType());
-        inputs.back() =
-            SliceOp::create(rewriter, op.getLoc(), type, previous.getX(),
-                            previous.getOffset(), size);
-        merged = true;
-        continue;
-      }
-      inputs.push_back(input);
-    }
-    if (!merged)
-      return rewriter.notifyMatchFailure(op, "no adjacent slices of one value");
-    rewriter.replaceOpWithNewOp<ConcatOp>(op, op.getType(), inputs);
-    return success();
+    return mergeAdjacentInputs(
+        op, rewriter,
+        [&](Value previous, Value next) {
+          return joinTouchingSlices(rewriter, op.getLoc(),
+                                    previous.getDefiningOp<SliceOp>(),
+                                    next.getDefiningOp<SliceOp>());
+        },
+        "no adjacent slices of one value");
   }
 };
 
@@ -102,43 +125,26 @@ struct MergeAdjacentRoPEs : public OpRewritePattern<ConcatOp> {
 
   LogicalResult matchAndRewrite(ConcatOp op,
                                 PatternRewriter &rewriter) const override {
-    auto sliceOf = [](RoPEOp rope) {
-      return rope ? rope.getX().getDefiningOp<SliceOp>() : SliceOp();
-    };
-    SmallVector<Value> inputs;
-    bool merged = false;
-    for (Value input : op.getInputs()) {
-      auto rope = input.getDefiningOp<RoPEOp>();
-      auto previous =
-          inputs.empty() ? RoPEOp() : inputs.back().getDefiningOp<RoPEOp>();
-      SliceOp slice = sliceOf(rope), previousSlice = sliceOf(previous);
-      if (slice && previousSlice && previousSlice.getX() == slice.getX() &&
-          previousSlice.getOffset() + previousSlice.getSize() ==
-              slice.getOffset() &&
-          previous.getCos() == rope.getCos() &&
-          previous.getSin() == rope.getSin() &&
-          previous.getHeadDim() == rope.getHeadDim() &&
-          previous.getStyle() == rope.getStyle()) {
-        auto previousType = cast<RankedTensorType>(previous.getType());
-        int64_t size = previousSlice.getSize() + slice.getSize();
-        auto type = RankedTensorType::get({previousType.getDimSize(0), size},
-                                          previousType.getElementType());
-        Value joined = SliceOp::create(rewriter, op.getLoc(), type,
-                                       slice.getX(), previousSlice.getOffset(),
-                                       size);
-        inputs.back() = RoPEOp::create(
-            rewriter, op.getLoc(), type, joined, rope.getCos(), rope.getSin(),
-            rope.getHeadDim(), rope.getStyle());
-        merged = true;
-        continue;
-      }
-      inputs.push_back(input);
-    }
-    if (!merged)
-      return rewriter.notifyMatchFailure(
-          op, "no adjacent RoPEs of touching slices of one value");
-    rewriter.replaceOpWithNewOp<ConcatOp>(op, op.getType(), inputs);
-    return success();
+    return mergeAdjacentInputs(
+        op, rewriter,
+        [&](Value previous, Value next) -> Value {
+          auto first = previous.getDefiningOp<RoPEOp>();
+          auto second = next.getDefiningOp<RoPEOp>();
+          if (!first || !second || first.getCos() != second.getCos() ||
+              first.getSin() != second.getSin() ||
+              first.getHeadDim() != second.getHeadDim() ||
+              first.getStyle() != second.getStyle())
+            return Value();
+          Value joined = joinTouchingSlices(
+              rewriter, op.getLoc(), first.getX().getDefiningOp<SliceOp>(),
+              second.getX().getDefiningOp<SliceOp>());
+          if (!joined)
+            return Value();
+          return RoPEOp::create(rewriter, op.getLoc(), joined.getType(),
+                                joined, second.getCos(), second.getSin(),
+                                second.getHeadDim(), second.getStyle());
+        },
+        "no adjacent RoPEs of touching slices of one value");
   }
 };
 } // namespace
