@@ -402,18 +402,13 @@ Status PlanReader::readKernel(const Value &value, const std::string &path,
   kernel.block = uint32_t(block);
   kernel.sharedBytes = uint32_t(sharedBytes);
 
-  // A boolean; the plan writes the launch attribute's i1 as 0 or -1.
   const Value *persistent;
   if (Status status = getField(value, path, "persistent", persistent))
     return status;
-  if (persistent->kind == Value::Kind::Bool)
-    kernel.persistent = persistent->boolean;
-  else if (persistent->kind == Value::Kind::Integer)
-    kernel.persistent = persistent->integer != 0;
-  else
-    return error(*persistent, path + ".persistent",
-                 std::string("expected a boolean, got ") +
-                     json::describe(persistent->kind));
+  if (Status status =
+          expectKind(*persistent, path + ".persistent", Value::Kind::Bool))
+    return status;
+  kernel.persistent = persistent->boolean;
 
   const Value *arguments;
   if (Status status = getArray(value, path, "arguments", arguments))
