@@ -54,22 +54,37 @@ Value OutputStaging::index(int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
-void OutputStaging::acquire() {
-  scf::IfOp::create(b, loc, frame.leader, [&](OpBuilder &, Location) {
-    NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, 0, b.getUnitAttr());
-    scf::YieldOp::create(b, loc);
-  });
+int64_t OutputStaging::boxOffset(int64_t slot, int64_t box) const {
+  return slot * 64 * plan.stagingColumns * 2 + box * kBoxBytes;
+}
+
+void OutputStaging::meet() {
   NVVM::BarrierOp::create(
       b, loc, Type(), frame.barrier,
       arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(128)),
       NVVM::BarrierReductionAttr(), Value());
 }
 
+/// On the warpgroup's first thread, waits until its bulk stores have read
+/// shared memory (`untilRead`) or have completed.
+static void waitForStores(OpBuilder &b, Location loc, Value leader,
+                          bool untilRead) {
+  scf::IfOp::create(b, loc, leader, [&](OpBuilder &, Location) {
+    NVVM::CpAsyncBulkWaitGroupOp::create(
+        b, loc, 0, untilRead ? b.getUnitAttr() : UnitAttr());
+    scf::YieldOp::create(b, loc);
+  });
+}
+
+void OutputStaging::acquire() {
+  waitForStores(b, loc, frame.leader, /*untilRead=*/true);
+  meet();
+}
+
 void OutputStaging::write(int64_t slot, int64_t half, int64_t pair,
                           Value packed) {
   int64_t column = 8 * pair % plan.stagingColumns;
-  int64_t fixed = slot * 64 * plan.stagingColumns * 2 +
-                  column / 64 * kBoxBytes + half * 8 * 128;
+  int64_t fixed = boxOffset(slot, column / 64) + half * 8 * 128;
   // The unit's address xor-ed in, the rest (result, box, half) as a
   // constant offset the store folds: eight addresses per thread in all.
   Value unit = arith::XOrIOp::create(
@@ -90,10 +105,7 @@ void OutputStaging::flush(int64_t slab, int64_t column) {
       b, loc, NVVM::ProxyKind::async_shared,
       NVVM::SharedSpaceAttr::get(b.getContext(),
                                  NVVM::SharedSpace::shared_cta));
-  NVVM::BarrierOp::create(
-      b, loc, Type(), frame.barrier,
-      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(128)),
-      NVVM::BarrierReductionAttr(), Value());
+  meet();
   auto workgroup =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   scf::IfOp::create(b, loc, frame.leader, [&](OpBuilder &, Location) {
@@ -115,9 +127,8 @@ void OutputStaging::flush(int64_t slab, int64_t column) {
         auto boxType =
             MemRefType::get({64, 64}, tensorMap.getTensor().getElementType(),
                             MemRefLayoutAttrInterface(), workgroup);
-        Value offset = arith::AddIOp::create(
-            b, loc, frame.offset,
-            index(slot * 64 * plan.stagingColumns * 2 + box * kBoxBytes));
+        Value offset = arith::AddIOp::create(b, loc, frame.offset,
+                                             index(boxOffset(slot, box)));
         Value source = memref::ViewOp::create(b, loc, boxType, frame.smem,
                                               offset, ValueRange());
         // TMA coordinates are innermost first: (column, row).
@@ -132,8 +143,5 @@ void OutputStaging::flush(int64_t slab, int64_t column) {
 }
 
 void OutputStaging::drain(OpBuilder &b, Location loc, Value leader) {
-  scf::IfOp::create(b, loc, leader, [&](OpBuilder &, Location) {
-    NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, 0, UnitAttr());
-    scf::YieldOp::create(b, loc);
-  });
+  waitForStores(b, loc, leader, /*untilRead=*/false);
 }

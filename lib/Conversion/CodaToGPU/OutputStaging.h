@@ -59,6 +59,11 @@ public:
 
 private:
   Value index(int64_t value);
+  /// The warpgroup's named barrier.
+  void meet();
+  /// Bytes from the buffer's start to 64-column box `box` of staged result
+  /// number `slot`.
+  int64_t boxOffset(int64_t slot, int64_t box) const;
 
   OpBuilder &b;
   Location loc;
