@@ -121,14 +121,16 @@ static llvm::json::Object planFunction(func::FuncOp func) {
     auto bufferOf = [&](Value value) {
       return llvm::json::Object{{"buffer", names.lookup(value)}};
     };
+    auto tensorMapOf = [&](Value value, int64_t boxRows) {
+      return llvm::json::Object{{"tensor_map", names.lookup(value)},
+                                {"box", llvm::json::Array{64, boxRows}}};
+    };
     if (auto gemm = dyn_cast<GemmOp>(op)) {
       auto rows = cast<DenseI64ArrayAttr>(launch.get("tensor_map_rows"));
       SmallVector<Value> mapped = {gemm.getA()};
       llvm::append_range(mapped, gemm.getB());
       for (auto [value, boxRows] : llvm::zip_equal(mapped, rows.asArrayRef()))
-        arguments.push_back(llvm::json::Object{
-            {"tensor_map", names.lookup(value)},
-            {"box", llvm::json::Array{64, boxRows}}});
+        arguments.push_back(tensorMapOf(value, boxRows));
       arguments.push_back(llvm::json::Object{{"rows", rowCount}});
       for (Value input : gemm.getInputs())
         arguments.push_back(bufferOf(input));
@@ -140,10 +142,8 @@ static llvm::json::Object planFunction(func::FuncOp func) {
     auto resultRows = launch.getAs<DenseI64ArrayAttr>("result_tensor_map_rows");
     for (auto [index, result] : llvm::enumerate(op.getResults())) {
       int64_t boxRows = resultRows ? resultRows[index] : 0;
-      arguments.push_back(
-          boxRows ? llvm::json::Object{{"tensor_map", names.lookup(result)},
-                                       {"box", llvm::json::Array{64, boxRows}}}
-                  : bufferOf(result));
+      arguments.push_back(boxRows ? tensorMapOf(result, boxRows)
+                                  : bufferOf(result));
     }
 
     llvm::json::Object entry{{"name", kernel.getLeafReference().getValue()},
