@@ -34,6 +34,9 @@ import coda  # noqa: E402
 D, FF, HQ, HKV, HD = 2048, 8192, 32, 8, 64
 QKV = (HQ + 2 * HKV) * HD
 EPS = 1e-5
+# The block's arguments before its RoPE tables, in the order of
+# examples/llama3-1b-block.mlir.
+TENSOR_ARGUMENTS = ["x0", "y0", "wo", "g1", "wg", "wu", "wd", "g2", "wqkv"]
 
 
 def rope(x, cos, sin):
@@ -45,11 +48,14 @@ def rope(x, cos, sin):
     return (x * cos[:, None, :] + rotated * sin[:, None, :]).view(m, -1)
 
 
-def block(x0, y0, wo, g1, wg, wu, wd, g2, wqkv, cos, sin):
-    """The block of examples/llama3-1b-block.mlir in PyTorch."""
+def block(x0, y0, wo, g1, w1, wd, g2, wqkv, cos, sin):
+    """The block of examples/llama3-1b-block.mlir in PyTorch, written as the
+    baseline harness writes it: gate and up as one GEMM over their stacked
+    weights `w1`."""
     x1 = x0 + y0 @ wo.t()
     h1 = F.rms_norm(x1, (D,), g1, EPS)
-    a = F.silu(h1 @ wg.t()) * (h1 @ wu.t())
+    gate_up = h1 @ w1.t()
+    a = F.silu(gate_up[:, :FF]) * gate_up[:, FF:]
     x2 = x1 + a @ wd.t()
     h2 = F.rms_norm(x2, (D,), g2, EPS)
     qkv = h2 @ wqkv.t()
@@ -88,18 +94,19 @@ def make_inputs(m, seed=0):
 
 
 def torch_args(inputs, dtype):
-    """The block's arguments in `dtype`, RoPE tables [M, HD] (rotate-half)."""
-    names = ["x0", "y0", "wo", "g1", "wg", "wu", "wd", "g2", "wqkv"]
-    args = [inputs[n].to(dtype) for n in names]
+    """`block`'s arguments in `dtype`: gate and up stacked, RoPE tables
+    [M, HD] (rotate-half)."""
+    x0, y0, wo, g1, wg, wu, wd, g2, wqkv = [inputs[n].to(dtype)
+                                            for n in TENSOR_ARGUMENTS]
     full = torch.cat((inputs["angles"], inputs["angles"]), dim=-1)
-    return args + [full.cos().to(dtype), full.sin().to(dtype)]
+    return [x0, y0, wo, g1, torch.cat((wg, wu)), wd, g2, wqkv,
+            full.cos().to(dtype), full.sin().to(dtype)]
 
 
 def coda_buffers(bundle, inputs, rows):
     """The bundle's argument buffers (bf16, f32 [M, 32] RoPE tables) and
     result buffers, by plan name."""
-    names = ["x0", "y0", "wo", "g1", "wg", "wu", "wd", "g2", "wqkv"]
-    values = [inputs[n].bfloat16().contiguous() for n in names]
+    values = [inputs[n].bfloat16().contiguous() for n in TENSOR_ARGUMENTS]
     values += [inputs["angles"].cos().float().contiguous(),
                inputs["angles"].sin().float().contiguous()]
     buffers = {f"arg{i}": v for i, v in enumerate(values)}
@@ -126,8 +133,7 @@ def measure(bundle, compiled, rows):
     args = torch_args(inputs, torch.bfloat16)
     buffers = coda_buffers(bundle, inputs, rows)
     results = [name for name, b in bundle.buffers.items() if b.role == "result"]
-    _, y0, wo, _, wg, wu, wd, _, wqkv, _, _ = args
-    w1 = torch.cat((wg, wu))
+    _, y0, wo, _, w1, wd, _, wqkv, _, _ = args
     with torch.no_grad():
         reference = block(*torch_args(inputs, torch.float64))
         eager = block(*args)
