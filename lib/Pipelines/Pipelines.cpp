@@ -65,7 +65,9 @@ void mlir::coda::buildCodaCpuPipeline(OpPassManager &pm,
   // The clones deallocation leaves (a function returning an argument, say).
   pm.addPass(createConvertBufferizationToMemRefPass());
 
-  // Loops, then LLVM.
+  // Loops, then LLVM. Strided copies become loops too, so the JIT-compiled
+  // code calls only the C library and libm.
+  pm.addNestedPass<func::FuncOp>(createCodaExpandStridedCopiesPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(memref::createExpandStridedMetadataPass());

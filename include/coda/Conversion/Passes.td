@@ -36,6 +36,22 @@ def ConvertCodaToLinalgPass
   ];
 }
 
+def CodaExpandStridedCopiesPass
+    : Pass<"coda-expand-strided-copies", "::mlir::func::FuncOp"> {
+  let summary = "turn memref copies with strided sides into linalg.copy";
+  let description = [{
+    The CPU reference path, after bufferization. A `memref.copy` whose
+    source or target is not contiguous (the piece of a `coda.concat` written
+    into its columns of the result, say) lowers to LLVM as a call to
+    `memrefCopy`, a function of MLIR's C runner utilities. This pass makes
+    such copies `linalg.copy` instead, which `convert-linalg-to-loops` turns
+    into loops, so the JIT-compiled reference calls nothing beyond the C
+    library and libm. Contiguous copies are left alone: they lower to
+    `memcpy`.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
   let summary = "generate a Hopper kernel for each coda.gemm";
   let description = [{
