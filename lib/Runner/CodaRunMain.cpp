@@ -4,7 +4,8 @@
 //
 // coda-run FILE.mlir --entry NAME [--device cpu|cuda]
 //          [--inputs DIR | --seed S --rows M]
-//          [--compare-with-unfused | --compare-with-reference]
+//          [--compare-with-unfused | --compare-with-reference |
+//           --check-gradients]
 //          [--bench [--bench-iterations N]] [--dump-outputs DIR]
 //
 // Runs a function of a coda module on inputs from .npy files or drawn from a
@@ -20,6 +21,7 @@
 #include "coda/Runner/CodaRunMain.h"
 
 #include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "coda/Dialect/Coda/Transforms/Passes.h"
 #include "coda/InitAll.h"
 #include "coda/Pipelines/Pipelines.h"
 #include "coda/Runner/CpuExecutor.h"
@@ -60,6 +62,7 @@ struct RunOptions {
   int64_t rows;
   bool compareWithUnfused;
   bool compareWithReference;
+  bool checkGradients;
   bool bench;
   unsigned benchIterations;
   std::string dumpOutputs;
@@ -135,8 +138,7 @@ readInputs(StringRef directory, ArrayRef<Argument> arguments) {
     llvm::Expected<HostTensor> tensor = readNpy(path);
     if (!tensor)
       return tensor.takeError();
-    if (argument.spec.role == InputRole::Targets &&
-        argument.spec.classes > 0) {
+    if (argument.spec.role == InputRole::Targets && argument.spec.classes > 0) {
       if (isFloatKind(tensor->getKind()))
         return llvm::createStringError(
             "%s: argument #%zu holds class indices and needs an integer "
@@ -307,6 +309,175 @@ static int compareWithUnfused(ModuleOp module, const RunOptions &options,
   return dumpIfAsked(options, *fusedOutputs, status);
 }
 
+/// Returns sum_i <a_i, b_i> over all elements of the tensors, in double.
+static double dot(ArrayRef<HostTensor> a, ArrayRef<HostTensor> b) {
+  double sum = 0;
+  for (auto [x, y] : llvm::zip_equal(a, b))
+    for (int64_t i = 0, e = x.getNumElements(); i < e; ++i)
+      sum += x.get(i) * y.get(i);
+  return sum;
+}
+
+/// The root mean square of `tensor`'s elements.
+static double rms(const HostTensor &tensor) {
+  double sum = 0;
+  int64_t count = tensor.getNumElements();
+  for (int64_t i = 0; i < count; ++i)
+    sum += tensor.get(i) * tensor.get(i);
+  return count ? std::sqrt(sum / count) : 0;
+}
+
+/// The gradients of a training pair: runs `@NAME_forward`, then
+/// `@NAME_backward` on the inputs, the saved values and `cotangents`.
+static llvm::Expected<std::vector<HostTensor>>
+runTrainingPair(ModuleOp module, StringRef entry, unsigned numResults,
+                bool computeInF64, ArrayRef<HostTensor> inputs,
+                ArrayRef<HostTensor> cotangents) {
+  auto forward =
+      compileAndRun(module, (entry + "_forward").str(), computeInF64, inputs);
+  if (!forward)
+    return forward.takeError();
+  std::vector<HostTensor> backwardInputs(inputs.begin(), inputs.end());
+  backwardInputs.insert(backwardInputs.end(), forward->begin() + numResults,
+                        forward->end());
+  backwardInputs.insert(backwardInputs.end(), cotangents.begin(),
+                        cotangents.end());
+  return compileAndRun(module, (entry + "_backward").str(), computeInF64,
+                       backwardInputs);
+}
+
+/// The check of --check-gradients; returns the exit code. The backward that
+/// coda-generate-backward derives is checked in f64 against central finite
+/// differences of the function along a random direction per argument, then
+/// the fused training pair in the function's types against the unfused one
+/// in f64, with the limit of --compare-with-unfused.
+static int checkGradients(ModuleOp module, const RunOptions &options,
+                          ArrayRef<HostTensor> inputs) {
+  MLIRContext *context = module.getContext();
+  OwningOpRef<ModuleOp> pair = module.clone();
+  PassManager pm(context);
+  CodaGenerateBackwardPassOptions backwardOptions;
+  backwardOptions.functions = {options.entry};
+  pm.addPass(createCodaGenerateBackwardPass(backwardOptions));
+  if (failed(pm.run(*pair)))
+    return fail("cannot generate the backward of @" + options.entry);
+  auto function = pair->lookupSymbol<func::FuncOp>(options.entry);
+  auto backward = pair->lookupSymbol<func::FuncOp>(options.entry + "_backward");
+  unsigned numResults = function.getNumResults();
+
+  // One cotangent per result, drawn like activations.
+  int64_t rows = -1;
+  for (auto [type, input] :
+       llvm::zip_equal(function.getArgumentTypes(), inputs))
+    if (auto tensor = dyn_cast<RankedTensorType>(type);
+        tensor && tensor.getRank() > 0 && tensor.isDynamicDim(0))
+      rows = input.getShape()[0];
+  SmallVector<InputSpec> cotangentSpecs;
+  for (Type type : function.getResultTypes()) {
+    auto tensor = cast<RankedTensorType>(type);
+    InputSpec spec{*getElementKind(tensor.getElementType()),
+                   SmallVector<int64_t>(tensor.getShape()),
+                   InputRole::Activation};
+    if (!spec.shape.empty() && ShapedType::isDynamic(spec.shape[0]))
+      spec.shape[0] = rows;
+    cotangentSpecs.push_back(spec);
+  }
+  std::vector<HostTensor> cotangents =
+      generateInputs(cotangentSpecs, options.seed + 1);
+
+  auto reference = runTrainingPair(*pair, options.entry, numResults,
+                                   /*computeInF64=*/true, inputs, cotangents);
+  if (!reference)
+    return fail(llvm::toString(reference.takeError()));
+
+  // Finite differences of L(x) = sum_i <cotangent_i, f_i(x)> in f64.
+  FailureOr<std::unique_ptr<CpuFunction>> inF64 =
+      CpuFunction::compile(*pair, options.entry, /*computeInF64=*/true);
+  if (failed(inF64))
+    return fail("cannot compile @" + options.entry + " for the CPU");
+  std::vector<HostTensor> base;
+  for (const HostTensor &input : inputs)
+    base.push_back(isFloatKind(input.getKind())
+                       ? input.convertedTo(ElementKind::F64)
+                       : input);
+  constexpr double kFiniteDifferenceLimit = 1e-6;
+  llvm::outs() << "@" << options.entry
+               << ": gradients in f64 against central finite differences "
+                  "along a random direction\n";
+  llvm::outs() << llvm::format("  %-9s %-28s %14s %14s %11s %9s\n", "argument",
+                               "type", "<g, v>", "finite diff", "err/|g||v|",
+                               "limit");
+  int status = 0;
+  for (unsigned index = 0; index < backward.getNumResults(); ++index) {
+    auto argument = static_cast<unsigned>(
+        backward.getResultAttrOfType<IntegerAttr>(index, "coda.gradient_of")
+            .getInt());
+    const HostTensor &x = base[argument];
+    InputSpec directionSpec{ElementKind::F64,
+                            SmallVector<int64_t>(x.getShape()),
+                            InputRole::Activation};
+    HostTensor direction =
+        generateInputs(directionSpec, options.seed + 2 + argument).front();
+    double epsilon = 1e-5 * std::max(rms(x), 1e-3);
+    auto lossAt = [&](double step) -> llvm::Expected<double> {
+      std::vector<HostTensor> moved = base;
+      for (int64_t i = 0, e = x.getNumElements(); i < e; ++i)
+        moved[argument].set(i, x.get(i) + step * direction.get(i));
+      auto outputs = (*inF64)->run(moved);
+      if (!outputs)
+        return outputs.takeError();
+      return dot(*outputs, cotangents);
+    };
+    auto plus = lossAt(epsilon);
+    if (!plus)
+      return fail(llvm::toString(plus.takeError()));
+    auto minus = lossAt(-epsilon);
+    if (!minus)
+      return fail(llvm::toString(minus.takeError()));
+    double finite = (*plus - *minus) / (2 * epsilon);
+    double analytic = dot((*reference)[index], direction);
+    // Scaled by |g| |v|, the bound of <g, v>, so that a directional
+    // derivative that cancels to a small value is not held to more digits
+    // than its terms carry.
+    double scale = std::sqrt(dot((*reference)[index], (*reference)[index]) *
+                             dot(direction, direction));
+    double error = std::abs(finite - analytic) / std::max(scale, 1e-300);
+    bool ok = error <= kFiniteDifferenceLimit;
+    llvm::outs() << llvm::format(
+        "  #%-8u %-28s %14.6e %14.6e %11.3e %9.1e  %s\n", argument,
+        (*reference)[index].getTypeString().c_str(), analytic, finite, error,
+        kFiniteDifferenceLimit, ok ? "ok" : "FAIL");
+    if (!ok)
+      status = fail("the gradient of argument #" + llvm::Twine(argument) +
+                    " differs from finite differences by " +
+                    llvm::formatv("{0:e3}", error).str() + ", past " +
+                    llvm::formatv("{0:e1}", kFiniteDifferenceLimit).str());
+  }
+
+  // The fused pair in the function's own types.
+  OwningOpRef<ModuleOp> fused = pair->clone();
+  if (failed(fuse(*fused)))
+    return fail("the fusion pipeline failed on the training pair of @" +
+                options.entry);
+  auto unfused = runTrainingPair(*pair, options.entry, numResults,
+                                 /*computeInF64=*/false, inputs, cotangents);
+  if (!unfused)
+    return fail(llvm::toString(unfused.takeError()));
+  auto fusedGradients =
+      runTrainingPair(*fused, options.entry, numResults,
+                      /*computeInF64=*/false, inputs, cotangents);
+  if (!fusedGradients)
+    return fail(llvm::toString(fusedGradients.takeError()));
+  llvm::outs() << "@" << options.entry
+               << "_backward: fused vs unfused, both against the unfused "
+                  "backward in f64 (result #i: the gradient of the argument "
+                  "in the table above, in order)\n";
+  int fusedStatus =
+      checkAgainstReference("the fused backward", "fused error",
+                            *fusedGradients, *unfused, *reference);
+  return status ? status : fusedStatus;
+}
+
 /// Runs the entry with --device cuda: prints (or, with
 /// --compare-with-reference, checks) and dumps the results, then times
 /// launches with --bench. Returns the exit code.
@@ -391,6 +562,13 @@ int mlir::coda::codaRunMain(int argc, char **argv) {
                      "check the CUDA results against it in f64, with the "
                      "limit of --compare-with-unfused"),
       llvm::cl::cat(category));
+  llvm::cl::opt<bool> checkGradientsFlag(
+      "check-gradients",
+      llvm::cl::desc("cpu: derive the backward (coda-generate-backward), "
+                     "check it in f64 against finite differences, and the "
+                     "fused backward against the unfused one in f64; exit 1 "
+                     "past the limits"),
+      llvm::cl::cat(category));
   llvm::cl::opt<bool> bench(
       "bench",
       llvm::cl::desc("cuda: after the run and a warm-up launch, time "
@@ -410,10 +588,18 @@ int mlir::coda::codaRunMain(int argc, char **argv) {
       "coda-run: run a coda function on the CPU reference path or on a CUDA "
       "GPU (docs/Running.md)\n");
 
-  RunOptions options{
-      file, entry,          device,           inputsDir, seed,
-      rows, compareUnfused, compareReference, bench,     benchIterations,
-      dump};
+  RunOptions options{file,
+                     entry,
+                     device,
+                     inputsDir,
+                     seed,
+                     rows,
+                     compareUnfused,
+                     compareReference,
+                     checkGradientsFlag,
+                     bench,
+                     benchIterations,
+                     dump};
   bool onCuda = options.device == "cuda";
   if (!onCuda && options.device != "cpu")
     return fail("--device " + options.device +
@@ -421,10 +607,15 @@ int mlir::coda::codaRunMain(int argc, char **argv) {
   if (onCuda && options.compareWithUnfused)
     return fail("--compare-with-unfused runs on the cpu; with --device cuda "
                 "use --compare-with-reference");
+  if (onCuda && options.checkGradients)
+    return fail("--check-gradients runs on the cpu");
+  if (options.checkGradients && options.compareWithUnfused)
+    return fail("--check-gradients and --compare-with-unfused are separate "
+                "checks; run one at a time");
   if (!onCuda && (options.compareWithReference || options.bench))
-    return fail(llvm::Twine(options.bench ? "--bench"
-                                          : "--compare-with-reference") +
-                " needs --device cuda");
+    return fail(
+        llvm::Twine(options.bench ? "--bench" : "--compare-with-reference") +
+        " needs --device cuda");
   if (options.benchIterations == 0)
     return fail("--bench-iterations must be at least 1");
   if (!options.inputs.empty() && options.rows >= 0)
@@ -458,9 +649,8 @@ int mlir::coda::codaRunMain(int argc, char **argv) {
     return fail("@" + options.entry +
                 " has arguments with a dynamic row count: pass --rows M (or "
                 "--inputs DIR)");
-  FailureOr<SmallVector<Argument>> arguments =
-      describeArguments(func, std::max<int64_t>(options.rows, 0),
-                        !options.inputs.empty());
+  FailureOr<SmallVector<Argument>> arguments = describeArguments(
+      func, std::max<int64_t>(options.rows, 0), !options.inputs.empty());
   if (failed(arguments))
     return 1;
 
@@ -481,6 +671,8 @@ int mlir::coda::codaRunMain(int argc, char **argv) {
     return runOnCuda(*module, options, inputs);
   if (options.compareWithUnfused)
     return compareWithUnfused(*module, options, inputs);
+  if (options.checkGradients)
+    return checkGradients(*module, options, inputs);
 
   auto outputs = compileAndRun(*module, options.entry, false, inputs);
   if (!outputs)

@@ -11,6 +11,8 @@
 
 #include "coda/Runner/CpuExecutor.h"
 
+#include "llvm/ADT/SetVector.h"
+
 #include "coda/Pipelines/Pipelines.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -123,9 +125,10 @@ CpuFunction::run(ArrayRef<HostTensor> inputs) const {
   if (llvm::Error error = engine->invokePacked("_mlir_ciface_" + name, packed))
     return std::move(error);
 
-  // Copy each result out, honouring its strides, and free its buffer once.
+  // Copy each result out, honouring its strides, then free each buffer
+  // once: results may share one (a value returned twice).
   std::vector<HostTensor> outputs;
-  llvm::DenseSet<void *> freed;
+  llvm::SetVector<void *> owned;
   size_t word = 0;
   for (const TensorSignature &signature : results) {
     size_t rank = signature.shape.size();
@@ -149,9 +152,10 @@ CpuFunction::run(ArrayRef<HostTensor> inputs) const {
       std::memcpy(output.data() + index * bytes, base + offset * bytes, bytes);
     }
     outputs.push_back(std::move(output));
-    if (allocated != kGlobalBufferMarker && !inputBuffers.contains(allocated) &&
-        freed.insert(allocated).second)
-      std::free(allocated);
+    if (allocated != kGlobalBufferMarker && !inputBuffers.contains(allocated))
+      owned.insert(allocated);
   }
+  for (void *allocated : owned)
+    std::free(allocated);
   return outputs;
 }

@@ -47,6 +47,7 @@ void mlir::coda::populateCodaToLinalgPatterns(
   populateElementwiseLoweringPatterns(converter, patterns);
   populateReductionLoweringPatterns(converter, patterns);
   populateContractionLoweringPatterns(converter, patterns);
+  populateGradientLoweringPatterns(converter, patterns);
 }
 
 namespace {

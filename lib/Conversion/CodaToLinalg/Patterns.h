@@ -52,6 +52,9 @@ void populateReductionLoweringPatterns(
     const CodaToLinalgTypeConverter &converter, RewritePatternSet &patterns);
 
 /// Linear, matmul and attention.
+void populateGradientLoweringPatterns(
+    const CodaToLinalgTypeConverter &converter, RewritePatternSet &patterns);
+
 void populateContractionLoweringPatterns(
     const CodaToLinalgTypeConverter &converter, RewritePatternSet &patterns);
 

@@ -6,6 +6,7 @@
 
 #include "LoweringUtils.h"
 #include "Patterns.h"
+#include "ReductionUtils.h"
 #include "coda/Dialect/Coda/IR/CodaOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -16,95 +17,6 @@
 
 using namespace mlir;
 using namespace mlir::coda;
-
-/// 1 / sqrt(sum / count + epsilon).
-static Value inverseRootMean(OpBuilder &b, Location loc, Value sum,
-                             int64_t count, double epsilon) {
-  Type type = sum.getType();
-  Value mean = arith::DivFOp::create(b, loc, sum,
-                                     createFloat(b, loc, type, double(count)));
-  Value shifted =
-      arith::AddFOp::create(b, loc, mean, createFloat(b, loc, type, epsilon));
-  Value root = math::SqrtOp::create(b, loc, shifted);
-  return arith::DivFOp::create(b, loc, createFloat(b, loc, type, 1.0), root);
-}
-
-static Value square(OpBuilder &b, Location loc, Value x) {
-  return arith::MulFOp::create(b, loc, x, x);
-}
-
-/// The map of a plain reduction: the element itself.
-static Value firstArgument(OpBuilder &, Location, ValueRange args) {
-  return args[0];
-}
-
-/// A reduction over fixed groups of elements (whole rows, or column blocks):
-/// the reduced values of `map` applied to each element and its group's
-/// entries of `groupInputs`.
-using GroupReduction = function_ref<Value(ValueRange groupInputs,
-                                          ReductionKind kind, ScalarBody map)>;
-
-/// Returns `max + log(sum(exp(x - max)))` over each group of `reduce`.
-static Value buildLogSumExp(OpBuilder &builder, Location loc, Type computeType,
-                            GroupReduction reduce) {
-  Value max = reduce({}, ReductionKind::Max, firstArgument);
-  Value sumExp = reduce(
-      max, ReductionKind::Sum, [](OpBuilder &b, Location l, ValueRange args) {
-        return math::ExpOp::create(
-            b, l, arith::SubFOp::create(b, l, args[0], args[1]));
-      });
-  auto type = cast<RankedTensorType>(max.getType());
-  AffineMap identity =
-      AffineMap::getMultiDimIdentityMap(type.getRank(), builder.getContext());
-  return buildElementwise(
-      builder, loc, type, {max, sumExp}, {identity, identity}, computeType, max,
-      [](OpBuilder &b, Location l, ValueRange args) {
-        return arith::AddFOp::create(b, l, args[0],
-                                     math::LogOp::create(b, l, args[1]));
-      });
-}
-
-/// Returns the log-sum-exp along each row of `x` as `[M]`.
-static Value buildRowLogSumExp(OpBuilder &builder, Location loc, Value x,
-                               Type computeType) {
-  return buildLogSumExp(
-      builder, loc, computeType,
-      [&](ValueRange groupInputs, ReductionKind kind, ScalarBody map) {
-        return buildRowReduction(builder, loc, x, groupInputs, computeType,
-                                 kind, map);
-      });
-}
-
-/// Returns the row sums of `x` and the row sums of squares about the mean
-/// (two passes, as PyTorch computes the variance), both `[M]`.
-static std::pair<Value, Value> buildRowMoments(OpBuilder &builder, Location loc,
-                                               Value x, int64_t width,
-                                               Type computeType) {
-  Value sums = buildRowReduction(builder, loc, x, {}, computeType,
-                                 ReductionKind::Sum, firstArgument);
-  Value centred = buildRowReduction(
-      builder, loc, x, sums, computeType, ReductionKind::Sum,
-      [&](OpBuilder &b, Location l, ValueRange args) {
-        Value mean = arith::DivFOp::create(
-            b, l, args[1], createFloat(b, l, computeType, double(width)));
-        return square(b, l, arith::SubFOp::create(b, l, args[0], mean));
-      });
-  return {sums, centred};
-}
-
-/// The maps of an `[M, N]` elementwise op reading `[M, N]` operands, `[M]`
-/// row statistics and `[N]` vectors, in that order.
-static SmallVector<AffineMap> getNormMaps(MLIRContext *context,
-                                          unsigned matrices, unsigned rows,
-                                          unsigned vectors) {
-  AffineExpr d0 = getAffineDimExpr(0, context);
-  AffineExpr d1 = getAffineDimExpr(1, context);
-  SmallVector<AffineMap> maps(matrices,
-                              AffineMap::getMultiDimIdentityMap(2, context));
-  maps.append(rows, AffineMap::get(2, 0, {d0}, context));
-  maps.append(vectors, AffineMap::get(2, 0, {d1}, context));
-  return maps;
-}
 
 /// Reduces per-row losses `lse − picked` (0 where the target is
 /// `ignoreIndex`) as `reduction` does: "none", "sum", or "mean" over the rows

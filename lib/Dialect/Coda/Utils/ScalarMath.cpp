@@ -60,9 +60,93 @@ static Value gelu(OpBuilder &b, Location loc, Value x, bool tanhForm) {
       factor);
 }
 
+Value mlir::coda::buildSiLUScalar(OpBuilder &b, Location loc, Value x) {
+  return silu(b, loc, x);
+}
+
+Value mlir::coda::buildActivationDerivative(OpBuilder &b, Location loc,
+                                            StringRef activation, Value x) {
+  Type type = x.getType();
+  Value one = constant(b, loc, type, 1.0);
+  Value half = constant(b, loc, type, 0.5);
+  if (activation == "silu") {
+    // s · (1 + x · (1 − s)).
+    Value s = sigmoid(b, loc, x);
+    Value slope =
+        arith::MulFOp::create(b, loc, x, arith::SubFOp::create(b, loc, one, s));
+    return arith::MulFOp::create(b, loc, s,
+                                 arith::AddFOp::create(b, loc, one, slope));
+  }
+  if (activation == "relu") {
+    Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x,
+                                           constant(b, loc, type, 0.0));
+    return arith::SelectOp::create(b, loc, positive, one,
+                                   constant(b, loc, type, 0.0));
+  }
+  if (activation == "sigmoid") {
+    Value s = sigmoid(b, loc, x);
+    return arith::MulFOp::create(b, loc, s,
+                                 arith::SubFOp::create(b, loc, one, s));
+  }
+  if (activation == "tanh") {
+    Value t = math::TanhOp::create(b, loc, x);
+    return arith::SubFOp::create(b, loc, one,
+                                 arith::MulFOp::create(b, loc, t, t));
+  }
+  if (activation == "gelu") {
+    // Φ(x) + x · φ(x).
+    Value cdf = arith::MulFOp::create(
+        b, loc, half,
+        arith::AddFOp::create(
+            b, loc, one,
+            math::ErfOp::create(
+                b, loc,
+                arith::MulFOp::create(
+                    b, loc, x, constant(b, loc, type, 1.0 / std::sqrt(2.0))))));
+    Value square = arith::MulFOp::create(b, loc, x, x);
+    Value pdf = arith::MulFOp::create(
+        b, loc, constant(b, loc, type, 1.0 / std::sqrt(2.0 * M_PI)),
+        math::ExpOp::create(b, loc,
+                            arith::MulFOp::create(
+                                b, loc, square, constant(b, loc, type, -0.5))));
+    return arith::AddFOp::create(b, loc, cdf,
+                                 arith::MulFOp::create(b, loc, x, pdf));
+  }
+  // gelu_tanh: with u = k (x + c x³) and t = tanh(u),
+  // 0.5 (1 + t) + 0.5 x (1 − t²) k (1 + 3 c x²).
+  Value k = constant(b, loc, type, std::sqrt(2.0 / M_PI));
+  Value c = constant(b, loc, type, 0.044715);
+  Value square = arith::MulFOp::create(b, loc, x, x);
+  Value cube = arith::MulFOp::create(b, loc, square, x);
+  Value t = math::TanhOp::create(
+      b, loc,
+      arith::MulFOp::create(
+          b, loc, k,
+          arith::AddFOp::create(b, loc, x,
+                                arith::MulFOp::create(b, loc, c, cube))));
+  Value inner = arith::MulFOp::create(
+      b, loc, k,
+      arith::AddFOp::create(
+          b, loc, one,
+          arith::MulFOp::create(b, loc, constant(b, loc, type, 3.0 * 0.044715),
+                                square)));
+  Value slope = arith::MulFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, half, x),
+      arith::MulFOp::create(
+          b, loc,
+          arith::SubFOp::create(b, loc, one,
+                                arith::MulFOp::create(b, loc, t, t)),
+          inner));
+  return arith::AddFOp::create(
+      b, loc,
+      arith::MulFOp::create(b, loc, half,
+                            arith::AddFOp::create(b, loc, one, t)),
+      slope);
+}
+
 bool mlir::coda::hasScalarForm(Operation *op) {
   return isa<AddOp, AddOuterOp, MulOp, ScaleOp, SiLUOp, ReLUOp, SigmoidOp,
-             TanhOp, GELUOp, SwiGLUOp>(op);
+             TanhOp, GELUOp, SwiGLUOp, ActivationGradOp>(op);
 }
 
 Value mlir::coda::buildElementwiseScalar(OpBuilder &b, Location loc,
@@ -95,5 +179,10 @@ Value mlir::coda::buildElementwiseScalar(OpBuilder &b, Location loc,
       })
       .Case([&](SwiGLUOp) {
         return arith::MulFOp::create(b, loc, silu(b, loc, args[0]), args[1]);
+      })
+      .Case([&](ActivationGradOp grad) {
+        return arith::MulFOp::create(
+            b, loc, args[1],
+            buildActivationDerivative(b, loc, grad.getActivation(), args[0]));
       });
 }

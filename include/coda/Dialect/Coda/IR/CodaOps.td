@@ -423,5 +423,6 @@ def Coda_AttentionOp : Coda_Op<"attention"> {
 }
 
 include "coda/Dialect/Coda/IR/CodaEpilogueOps.td"
+include "coda/Dialect/Coda/IR/CodaGradOps.td"
 
 #endif // CODA_DIALECT_CODA_IR_CODAOPS_TD

@@ -106,6 +106,52 @@ def CodaInlineEpiloguesPass
                            "::mlir::tensor::TensorDialect"];
 }
 
+def CodaGenerateBackwardPass
+    : Pass<"coda-generate-backward", "::mlir::ModuleOp"> {
+  let summary = "derive the training pair of each graph-level function";
+  let description = [{
+    For each graph-level function `@f` (every function that holds coda ops
+    and no `coda.gemm`, or those `functions` names), adds:
+
+    * `@f_forward`: `@f` returning, after its own results, the values its
+      backward reads that are not arguments. These are the outputs of
+      linears and matmuls and the residual sums (`coda.add`): the residual
+      streams, the SwiGLU pre-activation, the logits. Everything else the
+      backward needs (a norm's output, an activation) is recomputed there
+      from those values.
+    * `@f_backward`: from the arguments of `@f`, the saved values and one
+      cotangent per result of `@f`, to the gradient of every floating-point
+      argument, in argument order. The RoPE tables (the `cos` and `sin` of
+      `coda.rope`) are inputs without gradients; the result attribute
+      `coda.gradient_of` gives each gradient's argument number.
+
+    Both carry `coda.saved`, the number of saved values. The gradients are
+    graph-level ops, so the fusion pipeline and the CPU reference path take
+    them as they take the forward: norm, SwiGLU, activation and loss
+    gradients are ops of their own (`coda.rms_norm_grad`, ...), weight and
+    vector gradients reduce over rows (`coda.transposed_matmul`,
+    `coda.sum_rows`), RoPE's is the inverse rotation, and the gradient of a
+    value with several users is the sum of their contributions.
+
+    A function the pass cannot differentiate is reported at the op at
+    fault: attention (a boundary whose backward the caller provides), ops of
+    the epilogue-program level, a value whose slices leave columns without
+    a gradient, an argument that reaches no result.
+
+    A product whose result type differs from its operands' (f32 logits of a
+    bf16 LM head) gets its cotangent rounded to the operands' type
+    (`arith.truncf`) before the product that carries it back, as autocast
+    does.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::coda::CodaDialect"];
+  let options = [
+    ListOption<"functions", "functions", "std::string",
+               "The functions to differentiate (default: every graph-level "
+               "function)">,
+  ];
+}
+
 def CodaFusionReportPass : Pass<"coda-fusion-report", "::mlir::ModuleOp"> {
   let summary = "print kernels, HBM traffic and unfused ops of each function";
   let description = [{

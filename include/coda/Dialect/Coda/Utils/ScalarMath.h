@@ -16,7 +16,8 @@
 namespace mlir::coda {
 
 /// Returns true for the ops `buildElementwiseScalar` computes: add,
-/// add_outer, mul, scale, silu, relu, sigmoid, tanh, gelu and swiglu.
+/// add_outer, mul, scale, silu, relu, sigmoid, tanh, gelu, swiglu and
+/// activation_grad.
 bool hasScalarForm(Operation *op);
 
 /// Builds the value of elementwise op `op` at one element from its operands
@@ -24,6 +25,15 @@ bool hasScalarForm(Operation *op);
 /// must satisfy `hasScalarForm`.
 Value buildElementwiseScalar(OpBuilder &builder, Location loc, Operation *op,
                              ValueRange args);
+
+/// Builds silu(x) = x · sigmoid(x).
+Value buildSiLUScalar(OpBuilder &builder, Location loc, Value x);
+
+/// Builds f'(x) for the activation `activation` names, as
+/// `coda.activation_grad` defines it ("silu", "relu", "sigmoid", "tanh",
+/// "gelu", "gelu_tanh").
+Value buildActivationDerivative(OpBuilder &builder, Location loc,
+                                llvm::StringRef activation, Value x);
 
 } // namespace mlir::coda
 

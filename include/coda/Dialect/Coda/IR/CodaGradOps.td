@@ -1,0 +1,190 @@
+//===- CodaGradOps.td - coda gradient operations -----------*- tablegen -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The ops coda-generate-backward writes into backward functions: the
+// gradients of the graph-level ops that other graph ops cannot express
+// without rounding their f32 intermediates (row statistics, the softmax of
+// the loss), and the two reductions over rows that weight and vector
+// gradients need. Like every coda op they compute in f32 and round once.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CODA_DIALECT_CODA_IR_CODAGRADOPS_TD
+#define CODA_DIALECT_CODA_IR_CODAGRADOPS_TD
+
+include "coda/Dialect/Coda/IR/CodaBase.td"
+
+def Coda_TransposedMatmulOp : Coda_Op<"transposed_matmul"> {
+  let summary = "aᵀ b, a product that reduces over the rows";
+  let description = [{
+    Computes `y = aᵀ b` with `a : [M, N]` and `b : [M, K]`, the sum over the
+    rows of the outer products `a[m, :]ᵀ b[m, :]`, accumulating in f32: the
+    weight gradient `dW = dyᵀ x` of a linear, and `aᵀ dy` of a matmul.
+
+    Constraints:
+    * (transposed_matmul_c1) `a` and `b` have the same rows.
+    * (transposed_matmul_c2) the result is `[N, K]`, static.
+    * (transposed_matmul_c3) the result has the element type of `b`; `a`
+      may differ (an f32 cotangent of a bf16 product, say).
+
+    ```mlir
+    %dw = coda.transposed_matmul %dy, %x
+        : (tensor<?x512xbf16>, tensor<?x2048xbf16>) -> tensor<512x2048xbf16>
+    ```
+  }];
+  let arguments = (ins Coda_Matrix:$a, Coda_Matrix:$b);
+  let results = (outs Coda_Matrix:$result);
+  let hasVerifier = 1;
+}
+
+def Coda_SumRowsOp : Coda_Op<"sum_rows"> {
+  let summary = "the sum over the rows: one value per column";
+  let description = [{
+    Computes `y[n] = Σ_m x[m, n]` in f32, rounded to the result's element
+    type: the gradient of a vector broadcast over rows (a bias, gamma).
+
+    Constraints:
+    * (sum_rows_c1) the result is `[N]` with `N = dim(x, 1)`.
+
+    ```mlir
+    %db = coda.sum_rows %dy : (tensor<?x512xbf16>) -> tensor<512xbf16>
+    ```
+  }];
+  let arguments = (ins Coda_Matrix:$x);
+  let results = (outs Coda_Vector:$result);
+  let hasVerifier = 1;
+}
+
+def Coda_RMSNormGradOp : Coda_Op<"rms_norm_grad"> {
+  let summary = "the gradients of coda.rms_norm";
+  let description = [{
+    For `y = rms_norm(x, gamma)` and its cotangent `dy`, with
+    `r = rsqrt(mean(x²) + epsilon)` per row and `h = x · r · gamma`:
+    `dx = r · gamma · dy − x · r² · mean(h · dy)` (the z·dz identity: the
+    row statistic is the mean over the features of the norm's output times
+    its cotangent) and `dgamma = Σ_rows dy · x · r`. Statistics in f32.
+
+    Constraints:
+    * (rms_norm_grad_c1) `gamma` has `D = dim(x, 1)` elements; `dy` has the
+      shape of `x`.
+    * (rms_norm_grad_c2) `dx` has the type of `x`; `dgamma` the type of
+      `gamma`.
+    * (rms_norm_grad_c3) `epsilon` is finite and not negative.
+
+    ```mlir
+    %dx, %dg = coda.rms_norm_grad %x, %g, %dy {epsilon = 1.0e-05 : f32}
+        : (tensor<?x2048xbf16>, tensor<2048xbf16>, tensor<?x2048xbf16>)
+        -> (tensor<?x2048xbf16>, tensor<2048xbf16>)
+    ```
+  }];
+  let arguments = (ins Coda_Matrix:$x, Coda_Vector:$gamma, Coda_Matrix:$dy,
+                       F32Attr:$epsilon);
+  let results = (outs Coda_Matrix:$dx, Coda_Vector:$dgamma);
+  let hasVerifier = 1;
+}
+
+def Coda_LayerNormGradOp : Coda_Op<"layer_norm_grad"> {
+  let summary = "the gradients of coda.layer_norm";
+  let description = [{
+    For `y = layer_norm(x, gamma, beta)` and its cotangent `dy`, with
+    `x̂ = (x − μ) · r` and `g = gamma · dy` per row:
+    `dx = r · (g − mean(g) − x̂ · mean(g · x̂))`,
+    `dgamma = Σ_rows dy · x̂`, `dbeta = Σ_rows dy`. Statistics in f32.
+
+    Constraints:
+    * (layer_norm_grad_c1) `gamma` has `D = dim(x, 1)` elements; `dy` has
+      the shape of `x`.
+    * (layer_norm_grad_c2) `dx` has the type of `x`; `dgamma` and `dbeta`
+      the type of `gamma`.
+    * (layer_norm_grad_c3) `epsilon` is finite and not negative.
+
+    ```mlir
+    %dx, %dg, %db = coda.layer_norm_grad %x, %g, %dy {epsilon = 1.0e-05 : f32}
+        : (tensor<?x768xf32>, tensor<768xf32>, tensor<?x768xf32>)
+        -> (tensor<?x768xf32>, tensor<768xf32>, tensor<768xf32>)
+    ```
+  }];
+  let arguments = (ins Coda_Matrix:$x, Coda_Vector:$gamma, Coda_Matrix:$dy,
+                       F32Attr:$epsilon);
+  let results = (outs Coda_Matrix:$dx, Coda_Vector:$dgamma,
+                      Coda_Vector:$dbeta);
+  let hasVerifier = 1;
+}
+
+def Coda_ActivationGradOp : Coda_Op<"activation_grad"> {
+  let summary = "dy times the derivative of an activation at x";
+  let description = [{
+    Computes `dx = dy · f'(x)` elementwise for the activation `f` that
+    `activation` names: `"silu"` (`s · (1 + x · (1 − s))`, `s = sigmoid(x)`),
+    `"relu"` (1 where `x > 0`, else 0), `"sigmoid"` (`s · (1 − s)`),
+    `"tanh"` (`1 − tanh²(x)`), `"gelu"` (exact, `Φ(x) + x · φ(x)`) and
+    `"gelu_tanh"` (the derivative of the tanh approximation), as PyTorch
+    computes them.
+
+    Constraints:
+    * (activation_grad_c1) `dy` and the result have the type of `x`.
+
+    ```mlir
+    %dx = coda.activation_grad %x, %dy {activation = "silu"}
+        : (tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<?x64xbf16>
+    ```
+  }];
+  let arguments = (ins Coda_Matrix:$x, Coda_Matrix:$dy,
+                       Coda_StrEnumAttr<["silu", "relu", "sigmoid", "tanh",
+                                         "gelu", "gelu_tanh"], "silu">:$activation);
+  let results = (outs Coda_Matrix:$result);
+  let hasVerifier = 1;
+}
+
+def Coda_SwiGLUGradOp : Coda_Op<"swiglu_grad"> {
+  let summary = "the gradients of coda.swiglu";
+  let description = [{
+    For `y = silu(gate) · up` and its cotangent `dy`:
+    `dgate = dy · up · silu'(gate)` and `dup = dy · silu(gate)`.
+
+    Constraints:
+    * (swiglu_grad_c1) `up`, `dy` and both results have the type of `gate`.
+
+    ```mlir
+    %dg, %du = coda.swiglu_grad %g, %u, %dy
+        : (tensor<?x8192xbf16>, tensor<?x8192xbf16>, tensor<?x8192xbf16>)
+        -> (tensor<?x8192xbf16>, tensor<?x8192xbf16>)
+    ```
+  }];
+  let arguments = (ins Coda_Matrix:$gate, Coda_Matrix:$up, Coda_Matrix:$dy);
+  let results = (outs Coda_Matrix:$dgate, Coda_Matrix:$dup);
+  let hasVerifier = 1;
+}
+
+def Coda_CrossEntropyGradOp : Coda_Op<"cross_entropy_grad"> {
+  let summary = "the gradient of coda.cross_entropy with respect to the logits";
+  let description = [{
+    For `loss = cross_entropy(logits, targets)` and its cotangent `dloss`:
+    per row `(softmax(logits[m, :]) − onehot(targets[m])) · w[m]`, with
+    `w[m] = dloss` for `"sum"`, `dloss / (rows not ignored)` for `"mean"`,
+    `dloss[m]` for `"none"`, and 0 on rows whose target is `ignore_index`.
+
+    Constraints:
+    * (cross_entropy_grad_c1) `targets` has one element per row of
+      `logits`; `dloss` is `tensor<f32>` for `"mean"` and `"sum"` and
+      `tensor<Mxf32>` for `"none"`.
+    * (cross_entropy_grad_c2) the result has the type of `logits`.
+
+    ```mlir
+    %dlogits = coda.cross_entropy_grad %logits, %t, %dloss {reduction = "mean"}
+        : (tensor<?x32768xbf16>, tensor<?xi64>, tensor<f32>)
+        -> tensor<?x32768xbf16>
+    ```
+  }];
+  let arguments = (ins Coda_Matrix:$logits, Coda_Targets:$targets,
+                       Coda_Loss:$dloss,
+                       DefaultValuedAttr<I64Attr, "-100">:$ignore_index,
+                       Coda_StrEnumAttr<["mean", "sum", "none"], "mean">:$reduction);
+  let results = (outs Coda_Matrix:$result);
+  let hasVerifier = 1;
+}
+
+#endif // CODA_DIALECT_CODA_IR_CODAGRADOPS_TD

@@ -1,0 +1,404 @@
+//===- Gradients.cpp - coda gradient ops to linalg ------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The CPU reference lowering of the ops coda-generate-backward writes
+// (CodaGradOps.td): every statistic in the compute type, every result
+// rounded once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "Patterns.h"
+#include "ReductionUtils.h"
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "coda/Dialect/Coda/Utils/ScalarMath.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::coda;
+
+/// Which dimension of an `[M, N]` iteration a sum removes.
+enum class SumOver { Columns, Rows };
+
+/// Sums `body` over the columns (giving `[M]`) or over the rows (giving
+/// `[N]`) of the `[M, N]` iteration of `shape`, reading `inputs` through
+/// `maps`, in the compute type.
+static Value buildSum(OpBuilder &builder, Location loc, Value shape,
+                      SumOver over, ValueRange inputs, ArrayRef<AffineMap> maps,
+                      Type computeType, ScalarBody body) {
+  MLIRContext *context = builder.getContext();
+  auto shapeType = cast<RankedTensorType>(shape.getType());
+  bool perRow = over == SumOver::Columns;
+  auto resultType = RankedTensorType::get(
+      {shapeType.getDimSize(perRow ? 0 : 1)}, computeType);
+  Value init = createFilled(builder, loc, resultType, shape, 0.0);
+  SmallVector<AffineMap> indexingMaps(maps);
+  indexingMaps.push_back(AffineMap::get(
+      2, 0, {getAffineDimExpr(perRow ? 0 : 1, context)}, context));
+  SmallVector<utils::IteratorType> iterators = {utils::IteratorType::parallel,
+                                                utils::IteratorType::reduction};
+  if (!perRow)
+    std::swap(iterators[0], iterators[1]);
+  auto generic = linalg::GenericOp::create(
+      builder, loc, resultType, inputs, init, indexingMaps, iterators,
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        SmallVector<Value> computeArgs;
+        for (Value arg : args.drop_back())
+          computeArgs.push_back(convertScalar(b, l, arg, computeType));
+        linalg::YieldOp::create(
+            b, l,
+            arith::AddFOp::create(b, l, args.back(), body(b, l, computeArgs))
+                .getResult());
+      });
+  return generic.getResult(0);
+}
+
+/// Rounds the `[N]` vector `values` (compute type) to `type`.
+static Value roundVector(OpBuilder &builder, Location loc, Value values,
+                         RankedTensorType type, Type computeType) {
+  return buildElementwise(
+      builder, loc, type, values,
+      AffineMap::getMultiDimIdentityMap(1, builder.getContext()), computeType,
+      values, [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+}
+
+namespace {
+//===----------------------------------------------------------------------===//
+// Reductions over rows
+//===----------------------------------------------------------------------===//
+
+struct LowerTransposedMatmul : public CodaLoweringPattern<TransposedMatmulOp> {
+  using CodaLoweringPattern::CodaLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(TransposedMatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = getContext();
+    Type computeType = getComputeType();
+    RankedTensorType resultType = convert(op.getType());
+    auto productType = resultType.clone(computeType);
+    Value init = createFilled(rewriter, loc, productType, Value(), 0.0);
+    // (n, k, m): a[m, n] · b[m, k] summed over m.
+    AffineExpr n = getAffineDimExpr(0, context);
+    AffineExpr k = getAffineDimExpr(1, context);
+    AffineExpr m = getAffineDimExpr(2, context);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, productType, ValueRange{adaptor.getA(), adaptor.getB()},
+        init,
+        {AffineMap::get(3, 0, {m, n}, context),
+         AffineMap::get(3, 0, {m, k}, context),
+         AffineMap::get(3, 0, {n, k}, context)},
+        {utils::IteratorType::parallel, utils::IteratorType::parallel,
+         utils::IteratorType::reduction},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value product = arith::MulFOp::create(
+              b, l, convertScalar(b, l, args[0], computeType),
+              convertScalar(b, l, args[1], computeType));
+          linalg::YieldOp::create(
+              b, l, arith::AddFOp::create(b, l, args[2], product).getResult());
+        });
+    Value result = buildElementwise(
+        rewriter, loc, resultType, generic.getResult(0),
+        AffineMap::getMultiDimIdentityMap(2, context), computeType, Value(),
+        [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct LowerSumRows : public CodaLoweringPattern<SumRowsOp> {
+  using CodaLoweringPattern::CodaLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(SumRowsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getX();
+    Value sums = buildSum(rewriter, loc, x, SumOver::Rows, x,
+                          AffineMap::getMultiDimIdentityMap(2, getContext()),
+                          getComputeType(), firstArgument);
+    rewriter.replaceOp(op,
+                       roundVector(rewriter, loc, sums, convert(op.getType()),
+                                   getComputeType()));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Norms
+//===----------------------------------------------------------------------===//
+
+struct LowerRMSNormGrad : public CodaLoweringPattern<RMSNormGradOp> {
+  using CodaLoweringPattern::CodaLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(RMSNormGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = getContext();
+    Type computeType = getComputeType();
+    Value x = adaptor.getX(), gamma = adaptor.getGamma(), dy = adaptor.getDy();
+    int64_t width = op.getX().getType().getDimSize(1);
+    double epsilon = op.getEpsilon().convertToDouble();
+    Value sumSquares =
+        buildRowReduction(rewriter, loc, x, {}, computeType, ReductionKind::Sum,
+                          [](OpBuilder &b, Location l, ValueRange args) {
+                            return square(b, l, args[0]);
+                          });
+    auto rstd = [&](OpBuilder &b, Location l, Value sum) {
+      return inverseRootMean(b, l, sum, width, epsilon);
+    };
+    // Σ h · dy per row, h = x · r · gamma.
+    Value outputDotGrad = buildSum(
+        rewriter, loc, x, SumOver::Columns, {x, dy, sumSquares, gamma},
+        getNormMaps(context, 2, 1, 1), computeType,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value h = arith::MulFOp::create(
+              b, l, arith::MulFOp::create(b, l, args[0], rstd(b, l, args[2])),
+              args[3]);
+          return arith::MulFOp::create(b, l, h, args[1]);
+        });
+    // r · gamma · dy − x · r² · mean(h · dy).
+    Value dx = buildElementwise(
+        rewriter, loc, convert(op.getDx().getType()),
+        {x, dy, sumSquares, outputDotGrad, gamma},
+        getNormMaps(context, 2, 2, 1), computeType, x,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value r = rstd(b, l, args[2]);
+          Value direct = arith::MulFOp::create(
+              b, l, arith::MulFOp::create(b, l, r, args[4]), args[1]);
+          Value mean = arith::DivFOp::create(
+              b, l, args[3], createFloat(b, l, computeType, double(width)));
+          Value correction = arith::MulFOp::create(
+              b, l, arith::MulFOp::create(b, l, args[0], square(b, l, r)),
+              mean);
+          return arith::SubFOp::create(b, l, direct, correction);
+        });
+    // Σ_rows dy · x · r.
+    Value dgamma =
+        buildSum(rewriter, loc, x, SumOver::Rows, {x, dy, sumSquares},
+                 getNormMaps(context, 2, 1, 0), computeType,
+                 [&](OpBuilder &b, Location l, ValueRange args) {
+                   return arith::MulFOp::create(
+                       b, l, arith::MulFOp::create(b, l, args[1], args[0]),
+                       rstd(b, l, args[2]));
+                 });
+    rewriter.replaceOp(
+        op, {dx, roundVector(rewriter, loc, dgamma,
+                             convert(op.getDgamma().getType()), computeType)});
+    return success();
+  }
+};
+
+struct LowerLayerNormGrad : public CodaLoweringPattern<LayerNormGradOp> {
+  using CodaLoweringPattern::CodaLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(LayerNormGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = getContext();
+    Type computeType = getComputeType();
+    Value x = adaptor.getX(), gamma = adaptor.getGamma(), dy = adaptor.getDy();
+    int64_t width = op.getX().getType().getDimSize(1);
+    double epsilon = op.getEpsilon().convertToDouble();
+    auto [sums, centred] =
+        buildRowMoments(rewriter, loc, x, width, computeType);
+    auto mean = [&](OpBuilder &b, Location l, Value sum) {
+      return arith::DivFOp::create(
+          b, l, sum, createFloat(b, l, computeType, double(width)));
+    };
+    // x̂ from x and the row's sum and centred sum of squares.
+    auto normalized = [&](OpBuilder &b, Location l, Value value, Value sum,
+                          Value centredSum) {
+      return arith::MulFOp::create(
+          b, l, arith::SubFOp::create(b, l, value, mean(b, l, sum)),
+          inverseRootMean(b, l, centredSum, width, epsilon));
+    };
+    // Σ gamma · dy and Σ gamma · dy · x̂ per row.
+    Value gradSum =
+        buildSum(rewriter, loc, x, SumOver::Columns, {dy, gamma},
+                 getNormMaps(context, 1, 0, 1), computeType,
+                 [](OpBuilder &b, Location l, ValueRange args) {
+                   return arith::MulFOp::create(b, l, args[0], args[1]);
+                 });
+    Value gradDotNormalized =
+        buildSum(rewriter, loc, x, SumOver::Columns,
+                 {x, dy, sums, centred, gamma}, getNormMaps(context, 2, 2, 1),
+                 computeType, [&](OpBuilder &b, Location l, ValueRange args) {
+                   return arith::MulFOp::create(
+                       b, l, arith::MulFOp::create(b, l, args[1], args[4]),
+                       normalized(b, l, args[0], args[2], args[3]));
+                 });
+    // r · (g − mean(g) − x̂ · mean(g · x̂)).
+    Value dx = buildElementwise(
+        rewriter, loc, convert(op.getDx().getType()),
+        {x, dy, sums, centred, gradSum, gradDotNormalized, gamma},
+        getNormMaps(context, 2, 4, 1), computeType, x,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value xhat = normalized(b, l, args[0], args[2], args[3]);
+          Value g = arith::MulFOp::create(b, l, args[1], args[6]);
+          Value centredGrad =
+              arith::SubFOp::create(b, l, g, mean(b, l, args[4]));
+          Value projected = arith::SubFOp::create(
+              b, l, centredGrad,
+              arith::MulFOp::create(b, l, xhat, mean(b, l, args[5])));
+          return arith::MulFOp::create(
+              b, l, inverseRootMean(b, l, args[3], width, epsilon), projected);
+        });
+    Value dgamma = buildSum(
+        rewriter, loc, x, SumOver::Rows, {x, dy, sums, centred},
+        getNormMaps(context, 2, 2, 0), computeType,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          return arith::MulFOp::create(
+              b, l, args[1], normalized(b, l, args[0], args[2], args[3]));
+        });
+    Value dbeta =
+        buildSum(rewriter, loc, x, SumOver::Rows, dy,
+                 getNormMaps(context, 1, 0, 0), computeType, firstArgument);
+    auto vectorType = convert(op.getDgamma().getType());
+    rewriter.replaceOp(
+        op, {dx, roundVector(rewriter, loc, dgamma, vectorType, computeType),
+             roundVector(rewriter, loc, dbeta, vectorType, computeType)});
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// SwiGLU
+//===----------------------------------------------------------------------===//
+
+struct LowerSwiGLUGrad : public CodaLoweringPattern<SwiGLUGradOp> {
+  using CodaLoweringPattern::CodaLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(SwiGLUGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = convert(op.getDgate().getType());
+    ValueRange inputs = adaptor.getOperands();
+    // dgate = dy · up · silu'(gate); dup = dy · silu(gate).
+    Value dgate = buildBroadcastElementwise(
+        rewriter, loc, type, inputs, getComputeType(),
+        [](OpBuilder &b, Location l, ValueRange args) {
+          return arith::MulFOp::create(
+              b, l, arith::MulFOp::create(b, l, args[2], args[1]),
+              buildActivationDerivative(b, l, "silu", args[0]));
+        });
+    Value dup = buildBroadcastElementwise(
+        rewriter, loc, type, inputs, getComputeType(),
+        [](OpBuilder &b, Location l, ValueRange args) {
+          return arith::MulFOp::create(b, l, args[2],
+                                       buildSiLUScalar(b, l, args[0]));
+        });
+    rewriter.replaceOp(op, {dgate, dup});
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Cross-entropy
+//===----------------------------------------------------------------------===//
+
+struct LowerCrossEntropyGrad : public CodaLoweringPattern<CrossEntropyGradOp> {
+  using CodaLoweringPattern::CodaLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(CrossEntropyGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = getContext();
+    Type computeType = getComputeType();
+    Value logits = adaptor.getLogits(), targets = adaptor.getTargets();
+    Value dloss = adaptor.getDloss();
+    int64_t ignoreIndex = op.getIgnoreIndex();
+    StringRef reduction = op.getReduction();
+    Type targetType = op.getTargets().getType().getElementType();
+    auto isValid = [&](OpBuilder &b, Location l, Value target) {
+      return arith::CmpIOp::create(
+          b, l, arith::CmpIPredicate::ne, target,
+          arith::ConstantOp::create(b, l,
+                                    b.getIntegerAttr(targetType, ignoreIndex)));
+    };
+
+    Value lse = buildRowLogSumExp(rewriter, loc, logits, computeType);
+    AffineExpr d0 = getAffineDimExpr(0, context);
+    AffineMap rowMap = AffineMap::get(2, 0, {d0}, context);
+    AffineMap scalarMap = AffineMap::get(2, 0, {}, context);
+    SmallVector<Value> inputs = {logits, lse, targets, dloss};
+    SmallVector<AffineMap> maps = {
+        AffineMap::getMultiDimIdentityMap(2, context), rowMap, rowMap,
+        reduction == "none" ? rowMap : scalarMap};
+    if (reduction == "mean") {
+      // The rows not ignored, as a rank-0 tensor.
+      auto scalarType = RankedTensorType::get({}, computeType);
+      Value zero =
+          linalg::FillOp::create(
+              rewriter, loc, createFloat(rewriter, loc, computeType, 0),
+              tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{},
+                                      computeType)
+                  .getResult())
+              .getResult(0);
+      auto count = linalg::GenericOp::create(
+          rewriter, loc, scalarType, targets, zero,
+          {AffineMap::getMultiDimIdentityMap(1, context),
+           AffineMap::get(1, 0, {}, context)},
+          {utils::IteratorType::reduction},
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value counted =
+                arith::SelectOp::create(b, l, isValid(b, l, args[0]),
+                                        createFloat(b, l, computeType, 1.0),
+                                        createFloat(b, l, computeType, 0.0));
+            linalg::YieldOp::create(
+                b, l,
+                arith::AddFOp::create(b, l, args[1], counted).getResult());
+          });
+      inputs.push_back(count.getResult(0));
+      maps.push_back(scalarMap);
+    }
+
+    RankedTensorType resultType = convert(op.getType());
+    Value init = createEmpty(rewriter, loc, resultType, logits);
+    maps.push_back(AffineMap::getMultiDimIdentityMap(2, context));
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, resultType, inputs, init, maps,
+        {utils::IteratorType::parallel, utils::IteratorType::parallel},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value logit = convertScalar(b, l, args[0], computeType);
+          Value probability = math::ExpOp::create(
+              b, l, arith::SubFOp::create(b, l, logit, args[1]));
+          Value column = arith::IndexCastOp::create(
+              b, l, targetType, linalg::IndexOp::create(b, l, 1));
+          Value isTarget = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                                 column, args[2]);
+          Value zero = createFloat(b, l, computeType, 0.0);
+          Value grad = arith::SubFOp::create(
+              b, l, probability,
+              arith::SelectOp::create(
+                  b, l, isTarget, createFloat(b, l, computeType, 1.0), zero));
+          Value weight = convertScalar(b, l, args[3], computeType);
+          if (reduction == "mean")
+            weight = arith::DivFOp::create(b, l, weight, args[4]);
+          Value value = arith::SelectOp::create(
+              b, l, isValid(b, l, args[2]),
+              arith::MulFOp::create(b, l, grad, weight), zero);
+          linalg::YieldOp::create(
+              b, l, convertScalar(b, l, value, resultType.getElementType()));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+} // namespace
+
+void mlir::coda::populateGradientLoweringPatterns(
+    const CodaToLinalgTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<LowerTransposedMatmul, LowerSumRows, LowerRMSNormGrad,
+               LowerLayerNormGrad, LowerSwiGLUGrad, LowerCrossEntropyGrad>(
+      converter, patterns.getContext());
+}

@@ -1,0 +1,163 @@
+//===- CodaGradOps.cpp - coda gradient operation verifiers ----------------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Every check carries the label of the constraint it enforces, as listed in
+// the op's description in CodaGradOps.td and exercised in
+// test/Dialect/Coda/grad-ops-invalid.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+
+#include "VerifierUtils.h"
+
+using namespace mlir;
+using namespace mlir::coda;
+using namespace mlir::coda::detail;
+
+/// Checks that `value` has exactly the type of `reference` (rows compared
+/// when both are static).
+static LogicalResult verifySameMatrix(Operation *op, Value value,
+                                      StringRef name, Value reference,
+                                      StringRef referenceName) {
+  auto type = tensorType(value);
+  auto expected = tensorType(reference);
+  if (type.getElementType() != expected.getElementType() ||
+      type.getRank() != expected.getRank() ||
+      type.getDimSize(1) != expected.getDimSize(1) ||
+      isStaticMismatch(type.getDimSize(0), expected.getDimSize(0)))
+    return op->emitOpError() << name << " has type " << type << " but "
+                             << referenceName << " has " << expected;
+  return success();
+}
+
+/// Checks that `vector` is `[D]` of `reference`'s element type.
+static LogicalResult verifySameVector(Operation *op, Value vector,
+                                      StringRef name, Value reference,
+                                      StringRef referenceName) {
+  if (tensorType(vector) != tensorType(reference))
+    return op->emitOpError()
+           << name << " has type " << vector.getType() << " but "
+           << referenceName << " has " << reference.getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TransposedMatmulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TransposedMatmulOp::verify() {
+  auto aType = tensorType(getA());
+  auto bType = tensorType(getB());
+  auto resultType = tensorType(getResult());
+  // transposed_matmul_c1.
+  if (failed(verifyRows(*this, getB(), "b", aType.getDimSize(0), "a")))
+    return failure();
+  // transposed_matmul_c2.
+  if (resultType.isDynamicDim(0) ||
+      resultType.getDimSize(0) != aType.getDimSize(1) ||
+      resultType.getDimSize(1) != bType.getDimSize(1))
+    return emitOpError("expected result shape ")
+           << aType.getDimSize(1) << "x" << bType.getDimSize(1) << ", got "
+           << resultType;
+  // transposed_matmul_c3.
+  if (resultType.getElementType() != bType.getElementType())
+    return emitOpError("result element type ")
+           << resultType.getElementType() << " differs from b's "
+           << bType.getElementType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SumRowsOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SumRowsOp::verify() {
+  // sum_rows_c1.
+  int64_t n = tensorType(getX()).getDimSize(1);
+  int64_t size = tensorType(getResult()).getDimSize(0);
+  if (size != n)
+    return emitOpError("expected a result of ")
+           << n << " elements, one per column of x, got " << dimString(size);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// RMSNormGradOp, LayerNormGradOp
+//===----------------------------------------------------------------------===//
+
+/// The checks the two norm gradients share: `<op>_c1` .. `<op>_c3` for the
+/// results in `vectorGrads`.
+static LogicalResult verifyNormGrad(Operation *op, Value x, Value gamma,
+                                    Value dy, Value dx, ValueRange vectorGrads,
+                                    APFloat epsilon) {
+  int64_t d = tensorType(x).getDimSize(1);
+  if (failed(verifyVectorSize(op, gamma, "gamma", d)) ||
+      failed(verifySameElementType(op, gamma, "gamma", x, "x")) ||
+      failed(verifySameMatrix(op, dy, "dy", x, "x")) ||
+      failed(verifySameMatrix(op, dx, "dx", x, "x")))
+    return failure();
+  for (Value grad : vectorGrads)
+    if (failed(
+            verifySameVector(op, grad, "the vector gradient", gamma, "gamma")))
+      return failure();
+  return verifyEpsilon(op, epsilon);
+}
+
+LogicalResult RMSNormGradOp::verify() {
+  return verifyNormGrad(*this, getX(), getGamma(), getDy(), getDx(),
+                        getDgamma(), getEpsilon());
+}
+
+LogicalResult LayerNormGradOp::verify() {
+  return verifyNormGrad(*this, getX(), getGamma(), getDy(), getDx(),
+                        {getDgamma(), getDbeta()}, getEpsilon());
+}
+
+//===----------------------------------------------------------------------===//
+// ActivationGradOp, SwiGLUGradOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ActivationGradOp::verify() {
+  // activation_grad_c1.
+  if (failed(verifySameMatrix(*this, getDy(), "dy", getX(), "x")) ||
+      failed(verifySameMatrix(*this, getResult(), "the result", getX(), "x")))
+    return failure();
+  return success();
+}
+
+LogicalResult SwiGLUGradOp::verify() {
+  // swiglu_grad_c1.
+  if (failed(verifySameMatrix(*this, getUp(), "up", getGate(), "gate")) ||
+      failed(verifySameMatrix(*this, getDy(), "dy", getGate(), "gate")) ||
+      failed(verifySameMatrix(*this, getDgate(), "dgate", getGate(), "gate")) ||
+      failed(verifySameMatrix(*this, getDup(), "dup", getGate(), "gate")))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CrossEntropyGradOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CrossEntropyGradOp::verify() {
+  int64_t rows = tensorType(getLogits()).getDimSize(0);
+  // cross_entropy_grad_c1.
+  if (failed(verifyRows(*this, getTargets(), "targets", rows, "logits")))
+    return failure();
+  auto dlossType = tensorType(getDloss());
+  if (getReduction() == "none") {
+    if (dlossType.getRank() != 1 ||
+        isStaticMismatch(dlossType.getDimSize(0), rows))
+      return emitOpError("reduction \"none\" expects dloss of type tensor<")
+             << dimString(rows) << "xf32>, got " << dlossType;
+  } else if (dlossType.getRank() != 0) {
+    return emitOpError("reduction \"")
+           << getReduction() << "\" expects dloss of type tensor<f32>, got "
+           << dlossType;
+  }
+  // cross_entropy_grad_c2.
+  return verifySameMatrix(*this, getResult(), "the result", getLogits(),
+                          "logits");
+}

@@ -1,0 +1,101 @@
+// RUN: coda-opt %s --split-input-file --coda-generate-backward | FileCheck %s
+
+// A linear with a bias: the forward saves nothing (x and w are arguments);
+// dx = dy · w, dw = dyᵀ x, dbias = the column sums of dy.
+// CHECK-LABEL: func.func @linear(
+// CHECK-LABEL: func.func @linear_forward(
+//  CHECK-SAME:     -> tensor<?x32xbf16> attributes {coda.saved = 0 : i64}
+// CHECK-LABEL: func.func @linear_backward(
+//  CHECK-SAME:     %[[X:[^:]+]]: tensor<?x64xbf16>, %[[W:[^:]+]]: tensor<32x64xbf16>, %[[B:[^:]+]]: tensor<32xbf16>, %[[DY:[^:]+]]: tensor<?x32xbf16>)
+//  CHECK-SAME:     -> (tensor<?x64xbf16> {coda.gradient_of = 0 : i64}, tensor<32x64xbf16> {coda.gradient_of = 1 : i64}, tensor<32xbf16> {coda.gradient_of = 2 : i64})
+//  CHECK-SAME:     attributes {coda.saved = 0 : i64}
+//       CHECK:   %[[DX:.+]] = coda.matmul %[[DY]], %[[W]] : (tensor<?x32xbf16>, tensor<32x64xbf16>) -> tensor<?x64xbf16>
+//       CHECK:   %[[DW:.+]] = coda.transposed_matmul %[[DY]], %[[X]] : (tensor<?x32xbf16>, tensor<?x64xbf16>) -> tensor<32x64xbf16>
+//       CHECK:   %[[DB:.+]] = coda.sum_rows %[[DY]] : (tensor<?x32xbf16>) -> tensor<32xbf16>
+//       CHECK:   return %[[DX]], %[[DW]], %[[DB]]
+func.func @linear(%x: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %b: tensor<32xbf16>) -> tensor<?x32xbf16> {
+  %y = coda.linear %x, %w, %b : (tensor<?x64xbf16>, tensor<32x64xbf16>, tensor<32xbf16>) -> tensor<?x32xbf16>
+  return %y : tensor<?x32xbf16>
+}
+
+// -----
+
+// A residual, an RMSNorm and a linear: the forward saves the residual sum;
+// the backward recomputes the norm's output for the weight gradient, and the
+// residual's cotangent is the norm's dx plus nothing else (x1 is not a result).
+// CHECK-LABEL: func.func @residual_norm_forward(
+//       CHECK:   %[[X1:.+]] = coda.add
+//       CHECK:   return %{{.+}}, %[[X1]] : tensor<?x32xbf16>, tensor<?x64xbf16>
+// CHECK-LABEL: func.func @residual_norm_backward(
+//  CHECK-SAME:     %[[X0:[^:]+]]: tensor<?x64xbf16>, %[[O:[^:]+]]: tensor<?x64xbf16>, %[[G:[^:]+]]: tensor<64xbf16>, %[[W:[^:]+]]: tensor<32x64xbf16>, %[[S:[^:]+]]: tensor<?x64xbf16>, %[[DY:[^:]+]]: tensor<?x32xbf16>)
+//       CHECK:   %[[H:.+]] = coda.rms_norm %[[S]], %[[G]]
+//       CHECK:   %[[DH:.+]] = coda.matmul %[[DY]], %[[W]]
+//       CHECK:   %[[DW:.+]] = coda.transposed_matmul %[[DY]], %[[H]]
+//       CHECK:   %[[DX:.+]], %[[DG:.+]] = coda.rms_norm_grad %[[S]], %[[G]], %[[DH]] {epsilon = 9.99999974E-6 : f32}
+//       CHECK:   return %[[DX]], %[[DX]], %[[DG]], %[[DW]]
+func.func @residual_norm(%x0: tensor<?x64xbf16>, %o: tensor<?x64xbf16>, %g: tensor<64xbf16>, %w: tensor<32x64xbf16>) -> tensor<?x32xbf16> {
+  %x1 = coda.add %x0, %o : (tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  %h = coda.rms_norm %x1, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
+  %y = coda.linear %h, %w : (tensor<?x64xbf16>, tensor<32x64xbf16>) -> tensor<?x32xbf16>
+  return %y : tensor<?x32xbf16>
+}
+
+// -----
+
+// Slices, RoPE and a concat: RoPE's backward rotates by −θ, the slices'
+// cotangents are put side by side again, and the tables get no gradient.
+// CHECK-LABEL: func.func @qkv_backward(
+//  CHECK-SAME:     %[[QKV:[^:]+]]: tensor<?x64xf32>, %[[COS:[^:]+]]: tensor<?x4xf32>, %[[SIN:[^:]+]]: tensor<?x4xf32>, %[[DY:[^:]+]]: tensor<?x64xf32>)
+//  CHECK-SAME:     -> (tensor<?x64xf32> {coda.gradient_of = 0 : i64})
+//       CHECK:   %[[DQ:.+]] = coda.slice %[[DY]] {offset = 0 : i64, size = 32 : i64}
+//       CHECK:   %[[DV:.+]] = coda.slice %[[DY]] {offset = 32 : i64, size = 32 : i64}
+//       CHECK:   %[[NEG:.+]] = coda.scale %[[SIN]] {factor = -1.000000e+00 : f32}
+//       CHECK:   %[[BACK:.+]] = coda.rope %[[DQ]], %[[COS]], %[[NEG]] {head_dim = 8 : i64, style = "interleaved"}
+//       CHECK:   %[[JOIN:.+]] = coda.concat %[[BACK]], %[[DV]]
+//       CHECK:   return %[[JOIN]]
+func.func @qkv(%qkv: tensor<?x64xf32>, %cos: tensor<?x4xf32>, %sin: tensor<?x4xf32>) -> tensor<?x64xf32> {
+  %q = coda.slice %qkv {offset = 0 : i64, size = 32 : i64} : (tensor<?x64xf32>) -> tensor<?x32xf32>
+  %v = coda.slice %qkv {offset = 32 : i64, size = 32 : i64} : (tensor<?x64xf32>) -> tensor<?x32xf32>
+  %r = coda.rope %q, %cos, %sin {head_dim = 8 : i64, style = "interleaved"} : (tensor<?x32xf32>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x32xf32>
+  %y = coda.concat %r, %v : (tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// -----
+
+// A vector operand broadcast over rows sums its cotangent over the rows; a
+// value used twice gets the sum of both contributions; activations take
+// their derivative at the saved or recomputed input.
+// CHECK-LABEL: func.func @scale_gelu_backward(
+//  CHECK-SAME:     %[[X:[^:]+]]: tensor<?x16xf32>, %[[G:[^:]+]]: tensor<16xf32>, %[[DY:[^:]+]]: tensor<?x16xf32>)
+//       CHECK:   %[[M:.+]] = coda.mul %[[X]], %[[G]]
+//       CHECK:   %[[DM:.+]] = coda.activation_grad %[[M]], %[[DY]] {activation = "gelu"}
+//       CHECK:   %[[DX:.+]] = coda.mul %[[DM]], %[[G]]
+//       CHECK:   %[[SUM:.+]] = coda.add %[[DY]], %[[DX]]
+//       CHECK:   %[[P:.+]] = coda.mul %[[DM]], %[[X]]
+//       CHECK:   %[[DG:.+]] = coda.sum_rows %[[P]] : (tensor<?x16xf32>) -> tensor<16xf32>
+//       CHECK:   return %[[SUM]], %[[DG]]
+func.func @scale_gelu(%x: tensor<?x16xf32>, %g: tensor<16xf32>) -> tensor<?x16xf32> {
+  %m = coda.mul %x, %g : (tensor<?x16xf32>, tensor<16xf32>) -> tensor<?x16xf32>
+  %a = coda.gelu %m : (tensor<?x16xf32>) -> tensor<?x16xf32>
+  %y = coda.add %a, %x : (tensor<?x16xf32>, tensor<?x16xf32>) -> tensor<?x16xf32>
+  return %y : tensor<?x16xf32>
+}
+
+// -----
+
+// The loss: the forward saves the logits, the backward starts from the
+// loss's cotangent.
+// CHECK-LABEL: func.func @loss_forward(
+//       CHECK:   return %{{.+}}, %{{.+}} : tensor<f32>, tensor<?x32xbf16>
+// CHECK-LABEL: func.func @loss_backward(
+//  CHECK-SAME:     %[[X:[^:]+]]: tensor<?x16xbf16>, %[[W:[^:]+]]: tensor<32x16xbf16>, %[[T:[^:]+]]: tensor<?xi64>, %[[L:[^:]+]]: tensor<?x32xbf16>, %[[DL:[^:]+]]: tensor<f32>)
+//  CHECK-SAME:     -> (tensor<?x16xbf16> {coda.gradient_of = 0 : i64}, tensor<32x16xbf16> {coda.gradient_of = 1 : i64})
+//       CHECK:   %[[DLOG:.+]] = coda.cross_entropy_grad %[[L]], %[[T]], %[[DL]] {ignore_index = -1 : i64, reduction = "sum"}
+//       CHECK:   coda.matmul %[[DLOG]], %[[W]]
+//       CHECK:   coda.transposed_matmul %[[DLOG]], %[[X]]
+func.func @loss(%x: tensor<?x16xbf16>, %w: tensor<32x16xbf16>, %t: tensor<?xi64>) -> tensor<f32> {
+  %logits = coda.linear %x, %w : (tensor<?x16xbf16>, tensor<32x16xbf16>) -> tensor<?x32xbf16>
+  %l = coda.cross_entropy %logits, %t {ignore_index = -1 : i64, reduction = "sum"} : (tensor<?x32xbf16>, tensor<?xi64>) -> tensor<f32>
+  return %l : tensor<f32>
+}

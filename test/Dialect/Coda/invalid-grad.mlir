@@ -1,0 +1,161 @@
+// RUN: coda-opt %s --split-input-file --verify-diagnostics
+
+// transposed_matmul_c1: a and b have the same rows.
+func.func @transposed_rows(%a: tensor<4x8xf32>, %b: tensor<6x16xf32>) -> tensor<8x16xf32> {
+  // expected-error @+1 {{'coda.transposed_matmul' op b has 6 rows but a has 4}}
+  %r = coda.transposed_matmul %a, %b : (tensor<4x8xf32>, tensor<6x16xf32>) -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
+
+// -----
+
+// transposed_matmul_c2: the result is [N, K].
+func.func @transposed_shape(%a: tensor<?x8xf32>, %b: tensor<?x16xf32>) -> tensor<16x8xf32> {
+  // expected-error @+1 {{'coda.transposed_matmul' op expected result shape 8x16, got 'tensor<16x8xf32>'}}
+  %r = coda.transposed_matmul %a, %b : (tensor<?x8xf32>, tensor<?x16xf32>) -> tensor<16x8xf32>
+  return %r : tensor<16x8xf32>
+}
+
+// -----
+
+// transposed_matmul_c3: the result has b's element type.
+func.func @transposed_type(%a: tensor<?x8xf32>, %b: tensor<?x16xbf16>) -> tensor<8x16xf32> {
+  // expected-error @+1 {{'coda.transposed_matmul' op result element type 'f32' differs from b's 'bf16'}}
+  %r = coda.transposed_matmul %a, %b : (tensor<?x8xf32>, tensor<?x16xbf16>) -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
+
+// -----
+
+// sum_rows_c1: one element per column.
+func.func @sum_rows_size(%x: tensor<?x8xf32>) -> tensor<16xf32> {
+  // expected-error @+1 {{'coda.sum_rows' op expected a result of 8 elements, one per column of x, got 16}}
+  %r = coda.sum_rows %x : (tensor<?x8xf32>) -> tensor<16xf32>
+  return %r : tensor<16xf32>
+}
+
+// -----
+
+// rms_norm_grad_c1: gamma has one element per feature.
+func.func @rms_grad_gamma(%x: tensor<?x8xf32>, %g: tensor<4xf32>, %dy: tensor<?x8xf32>) {
+  // expected-error @+1 {{'coda.rms_norm_grad' op gamma has 4 elements but the rows have 8 features}}
+  %a, %b = coda.rms_norm_grad %x, %g, %dy {epsilon = 1.0e-05 : f32} : (tensor<?x8xf32>, tensor<4xf32>, tensor<?x8xf32>) -> (tensor<?x8xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+// rms_norm_grad_c1: dy has the shape of x.
+func.func @rms_grad_dy(%x: tensor<?x8xf32>, %g: tensor<8xf32>, %dy: tensor<?x16xf32>) {
+  // expected-error @+1 {{'coda.rms_norm_grad' op dy has type 'tensor<?x16xf32>' but x has 'tensor<?x8xf32>'}}
+  %a, %b = coda.rms_norm_grad %x, %g, %dy {epsilon = 1.0e-05 : f32} : (tensor<?x8xf32>, tensor<8xf32>, tensor<?x16xf32>) -> (tensor<?x8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+// rms_norm_grad_c2: dgamma has gamma's type.
+func.func @rms_grad_dgamma(%x: tensor<?x8xbf16>, %g: tensor<8xbf16>, %dy: tensor<?x8xbf16>) {
+  // expected-error @+1 {{'coda.rms_norm_grad' op the vector gradient has type 'tensor<8xf32>' but gamma has 'tensor<8xbf16>'}}
+  %a, %b = coda.rms_norm_grad %x, %g, %dy {epsilon = 1.0e-05 : f32} : (tensor<?x8xbf16>, tensor<8xbf16>, tensor<?x8xbf16>) -> (tensor<?x8xbf16>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+// rms_norm_grad_c2: dx has x's type.
+func.func @rms_grad_dx(%x: tensor<?x8xbf16>, %g: tensor<8xbf16>, %dy: tensor<?x8xbf16>) {
+  // expected-error @+1 {{'coda.rms_norm_grad' op dx has type 'tensor<?x8xf32>' but x has 'tensor<?x8xbf16>'}}
+  %a, %b = coda.rms_norm_grad %x, %g, %dy {epsilon = 1.0e-05 : f32} : (tensor<?x8xbf16>, tensor<8xbf16>, tensor<?x8xbf16>) -> (tensor<?x8xf32>, tensor<8xbf16>)
+  return
+}
+
+// -----
+
+// rms_norm_grad_c3: epsilon is not negative.
+func.func @rms_grad_epsilon(%x: tensor<?x8xf32>, %g: tensor<8xf32>, %dy: tensor<?x8xf32>) {
+  // expected-error @+1 {{'coda.rms_norm_grad' op epsilon must be finite and not negative}}
+  %a, %b = coda.rms_norm_grad %x, %g, %dy {epsilon = -1.0 : f32} : (tensor<?x8xf32>, tensor<8xf32>, tensor<?x8xf32>) -> (tensor<?x8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+// layer_norm_grad_c2: dbeta has gamma's type.
+func.func @ln_grad_dbeta(%x: tensor<?x8xf32>, %g: tensor<8xf32>, %dy: tensor<?x8xf32>) {
+  // expected-error @+1 {{'coda.layer_norm_grad' op the vector gradient has type 'tensor<4xf32>' but gamma has 'tensor<8xf32>'}}
+  %a, %b, %c = coda.layer_norm_grad %x, %g, %dy {epsilon = 1.0e-05 : f32} : (tensor<?x8xf32>, tensor<8xf32>, tensor<?x8xf32>) -> (tensor<?x8xf32>, tensor<8xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+// activation_grad_c1: dy has x's type.
+func.func @activation_grad_dy(%x: tensor<?x8xf32>, %dy: tensor<?x8xbf16>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{'coda.activation_grad' op dy has type 'tensor<?x8xbf16>' but x has 'tensor<?x8xf32>'}}
+  %r = coda.activation_grad %x, %dy : (tensor<?x8xf32>, tensor<?x8xbf16>) -> tensor<?x8xf32>
+  return %r : tensor<?x8xf32>
+}
+
+// -----
+
+// activation_grad: the activation is one the op knows.
+func.func @activation_grad_kind(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{attribute 'activation' failed to satisfy constraint: string attribute one of "silu", "relu", "sigmoid", "tanh", "gelu", "gelu_tanh"}}
+  %r = coda.activation_grad %x, %x {activation = "elu"} : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %r : tensor<?x8xf32>
+}
+
+// -----
+
+// swiglu_grad_c1: up has gate's type.
+func.func @swiglu_grad_up(%g: tensor<?x8xf32>, %u: tensor<?x16xf32>) {
+  // expected-error @+1 {{'coda.swiglu_grad' op up has type 'tensor<?x16xf32>' but gate has 'tensor<?x8xf32>'}}
+  %a, %b = coda.swiglu_grad %g, %u, %g : (tensor<?x8xf32>, tensor<?x16xf32>, tensor<?x8xf32>) -> (tensor<?x8xf32>, tensor<?x8xf32>)
+  return
+}
+
+// -----
+
+// swiglu_grad_c1: the results have gate's type.
+func.func @swiglu_grad_result(%g: tensor<?x8xf32>) {
+  // expected-error @+1 {{'coda.swiglu_grad' op dup has type 'tensor<?x8xbf16>' but gate has 'tensor<?x8xf32>'}}
+  %a, %b = coda.swiglu_grad %g, %g, %g : (tensor<?x8xf32>, tensor<?x8xf32>, tensor<?x8xf32>) -> (tensor<?x8xf32>, tensor<?x8xbf16>)
+  return
+}
+
+// -----
+
+// cross_entropy_grad_c1: one target per row.
+func.func @ce_grad_targets(%l: tensor<4x8xf32>, %t: tensor<5xi64>, %d: tensor<f32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'coda.cross_entropy_grad' op targets has 5 rows but logits has 4}}
+  %r = coda.cross_entropy_grad %l, %t, %d : (tensor<4x8xf32>, tensor<5xi64>, tensor<f32>) -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+// cross_entropy_grad_c1: "mean" takes a scalar cotangent.
+func.func @ce_grad_mean(%l: tensor<?x8xf32>, %t: tensor<?xi64>, %d: tensor<?xf32>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{'coda.cross_entropy_grad' op reduction "mean" expects dloss of type tensor<f32>, got 'tensor<?xf32>'}}
+  %r = coda.cross_entropy_grad %l, %t, %d : (tensor<?x8xf32>, tensor<?xi64>, tensor<?xf32>) -> tensor<?x8xf32>
+  return %r : tensor<?x8xf32>
+}
+
+// -----
+
+// cross_entropy_grad_c1: "none" takes one cotangent per row.
+func.func @ce_grad_none(%l: tensor<4x8xf32>, %t: tensor<4xi64>, %d: tensor<f32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'coda.cross_entropy_grad' op reduction "none" expects dloss of type tensor<4xf32>, got 'tensor<f32>'}}
+  %r = coda.cross_entropy_grad %l, %t, %d {reduction = "none"} : (tensor<4x8xf32>, tensor<4xi64>, tensor<f32>) -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+// cross_entropy_grad_c2: the result has the logits' type.
+func.func @ce_grad_result(%l: tensor<?x8xf32>, %t: tensor<?xi64>, %d: tensor<f32>) -> tensor<?x8xbf16> {
+  // expected-error @+1 {{'coda.cross_entropy_grad' op the result has type 'tensor<?x8xbf16>' but logits has 'tensor<?x8xf32>'}}
+  %r = coda.cross_entropy_grad %l, %t, %d : (tensor<?x8xf32>, tensor<?xi64>, tensor<f32>) -> tensor<?x8xbf16>
+  return %r : tensor<?x8xbf16>
+}
