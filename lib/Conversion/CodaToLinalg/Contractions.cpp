@@ -18,27 +18,52 @@
 using namespace mlir;
 using namespace mlir::coda;
 
-/// Returns the `[M, N]` product of `a` (`[M, K]`) and `b` in the compute
-/// type: `b` is `[N, K]` when `transposed` (a linear) and `[K, N]` otherwise.
+/// How the operands of a product are laid out.
+enum class ProductLayout {
+  /// `a : [M, K]` times the transpose of `b : [N, K]`: a linear.
+  BTransposed,
+  /// `a : [M, K]` times `b : [K, N]`: a matmul.
+  Plain,
+  /// The transpose of `a : [M, N]` times `b : [M, K]`, reducing over the
+  /// rows: a weight gradient.
+  ATransposed,
+};
+
+/// Returns the product of `a` and `b` laid out as `layout`, in the compute
+/// type.
 static Value buildProduct(OpBuilder &builder, Location loc, Value a, Value b,
-                          bool transposed, Type computeType) {
+                          ProductLayout layout, Type computeType) {
   MLIRContext *context = builder.getContext();
   auto aType = cast<RankedTensorType>(a.getType());
   auto bType = cast<RankedTensorType>(b.getType());
-  int64_t n = bType.getDimSize(transposed ? 0 : 1);
-  auto resultType =
-      RankedTensorType::get({aType.getDimSize(0), n}, computeType);
+  // Iterations (i, j, r): the result is [i, j], r is reduced.
+  AffineExpr i = getAffineDimExpr(0, context);
+  AffineExpr j = getAffineDimExpr(1, context);
+  AffineExpr r = getAffineDimExpr(2, context);
+  SmallVector<int64_t, 2> shape;
+  SmallVector<AffineExpr, 2> aExprs, bExprs;
+  switch (layout) {
+  case ProductLayout::BTransposed:
+    shape = {aType.getDimSize(0), bType.getDimSize(0)};
+    aExprs = {i, r};
+    bExprs = {j, r};
+    break;
+  case ProductLayout::Plain:
+    shape = {aType.getDimSize(0), bType.getDimSize(1)};
+    aExprs = {i, r};
+    bExprs = {r, j};
+    break;
+  case ProductLayout::ATransposed:
+    shape = {aType.getDimSize(1), bType.getDimSize(1)};
+    aExprs = {r, i};
+    bExprs = {r, j};
+    break;
+  }
+  auto resultType = RankedTensorType::get(shape, computeType);
   Value init = createFilled(builder, loc, resultType, a, 0.0);
-  AffineExpr m = getAffineDimExpr(0, context);
-  AffineExpr nn = getAffineDimExpr(1, context);
-  AffineExpr k = getAffineDimExpr(2, context);
-  SmallVector<AffineMap> maps = {
-      AffineMap::get(3, 0, {m, k}, context),
-      AffineMap::get(3, 0,
-                     transposed ? ArrayRef<AffineExpr>{nn, k}
-                                : ArrayRef<AffineExpr>{k, nn},
-                     context),
-      AffineMap::get(3, 0, {m, nn}, context)};
+  SmallVector<AffineMap> maps = {AffineMap::get(3, 0, aExprs, context),
+                                 AffineMap::get(3, 0, bExprs, context),
+                                 AffineMap::get(3, 0, {i, j}, context)};
   auto generic = linalg::GenericOp::create(
       builder, loc, resultType, ValueRange{a, b}, init, maps,
       {utils::IteratorType::parallel, utils::IteratorType::parallel,
@@ -63,7 +88,7 @@ struct LowerLinear : public CodaLoweringPattern<LinearOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value product = buildProduct(rewriter, loc, adaptor.getX(), adaptor.getW(),
-                                 /*transposed=*/true, getComputeType());
+                                 ProductLayout::BTransposed, getComputeType());
     SmallVector<Value> inputs = {product};
     if (adaptor.getBias())
       inputs.push_back(adaptor.getBias());
@@ -88,7 +113,25 @@ struct LowerMatmul : public CodaLoweringPattern<MatmulOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value product = buildProduct(rewriter, loc, adaptor.getA(), adaptor.getB(),
-                                 /*transposed=*/false, getComputeType());
+                                 ProductLayout::Plain, getComputeType());
+    Value result = buildBroadcastElementwise(
+        rewriter, loc, convert(op.getType()), product, getComputeType(),
+        [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// aᵀ b, the weight gradient of coda-generate-backward.
+struct LowerTransposedMatmul : public CodaLoweringPattern<TransposedMatmulOp> {
+  using CodaLoweringPattern::CodaLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(TransposedMatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value product = buildProduct(rewriter, loc, adaptor.getA(), adaptor.getB(),
+                                 ProductLayout::ATransposed, getComputeType());
     Value result = buildBroadcastElementwise(
         rewriter, loc, convert(op.getType()), product, getComputeType(),
         [](OpBuilder &, Location, ValueRange args) { return args[0]; });
@@ -276,6 +319,6 @@ struct LowerAttention : public CodaLoweringPattern<AttentionOp> {
 
 void mlir::coda::populateContractionLoweringPatterns(
     const CodaToLinalgTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<LowerLinear, LowerMatmul, LowerAttention>(converter,
-                                                         patterns.getContext());
+  patterns.add<LowerLinear, LowerMatmul, LowerTransposedMatmul, LowerAttention>(
+      converter, patterns.getContext());
 }

@@ -3,7 +3,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The CPU reference lowering of the ops coda-generate-backward writes
-// (CodaGradOps.td): every statistic in the compute type, every result
+// (CodaGradOps.td) but transposed_matmul, which is with the other products
+// in Contractions.cpp: every statistic in the compute type, every result
 // rounded once.
 //
 //===----------------------------------------------------------------------===//
@@ -70,46 +71,6 @@ namespace {
 //===----------------------------------------------------------------------===//
 // Reductions over rows
 //===----------------------------------------------------------------------===//
-
-struct LowerTransposedMatmul : public CodaLoweringPattern<TransposedMatmulOp> {
-  using CodaLoweringPattern::CodaLoweringPattern;
-
-  LogicalResult
-  matchAndRewrite(TransposedMatmulOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    MLIRContext *context = getContext();
-    Type computeType = getComputeType();
-    RankedTensorType resultType = convert(op.getType());
-    auto productType = resultType.clone(computeType);
-    Value init = createFilled(rewriter, loc, productType, Value(), 0.0);
-    // (n, k, m): a[m, n] · b[m, k] summed over m.
-    AffineExpr n = getAffineDimExpr(0, context);
-    AffineExpr k = getAffineDimExpr(1, context);
-    AffineExpr m = getAffineDimExpr(2, context);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, productType, ValueRange{adaptor.getA(), adaptor.getB()},
-        init,
-        {AffineMap::get(3, 0, {m, n}, context),
-         AffineMap::get(3, 0, {m, k}, context),
-         AffineMap::get(3, 0, {n, k}, context)},
-        {utils::IteratorType::parallel, utils::IteratorType::parallel,
-         utils::IteratorType::reduction},
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value product = arith::MulFOp::create(
-              b, l, convertScalar(b, l, args[0], computeType),
-              convertScalar(b, l, args[1], computeType));
-          linalg::YieldOp::create(
-              b, l, arith::AddFOp::create(b, l, args[2], product).getResult());
-        });
-    Value result = buildElementwise(
-        rewriter, loc, resultType, generic.getResult(0),
-        AffineMap::getMultiDimIdentityMap(2, context), computeType, Value(),
-        [](OpBuilder &, Location, ValueRange args) { return args[0]; });
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
 
 struct LowerSumRows : public CodaLoweringPattern<SumRowsOp> {
   using CodaLoweringPattern::CodaLoweringPattern;
@@ -398,7 +359,7 @@ struct LowerCrossEntropyGrad : public CodaLoweringPattern<CrossEntropyGradOp> {
 
 void mlir::coda::populateGradientLoweringPatterns(
     const CodaToLinalgTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<LowerTransposedMatmul, LowerSumRows, LowerRMSNormGrad,
-               LowerLayerNormGrad, LowerSwiGLUGrad, LowerCrossEntropyGrad>(
-      converter, patterns.getContext());
+  patterns.add<LowerSumRows, LowerRMSNormGrad, LowerLayerNormGrad,
+               LowerSwiGLUGrad, LowerCrossEntropyGrad>(converter,
+                                                       patterns.getContext());
 }
