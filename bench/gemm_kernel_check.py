@@ -281,8 +281,25 @@ def ref_rstd(partials, count=2048):
     return [(f(partials.double()), f(partials))]
 
 
+def ref_dgrad(a, w):
+    """a @ w with w read as [K, N] (b_layout "kn")."""
+    return [((a.double() @ w.double()), a @ w)]
+
+
+def ref_dgrad_silu_grad(a, w, x):
+    """silu'(x) · (a @ w), the product rounded to the operands' type first
+    in eager (as the unfused backward does)."""
+    def silu_grad(x, d):
+        s = torch.sigmoid(x)
+        return d * s * (1 + x * (1 - s))
+    return [(silu_grad(x.double(), a.double() @ w.double()),
+             silu_grad(x.float(), (a @ w).float()).to(a.dtype))]
+
+
 CHECKS = {
     "plain": {"gemm0": ref_plain},
+    "dgrad": {"gemm0": ref_dgrad},
+    "dgrad_silu_grad": {"gemm0": ref_dgrad_silu_grad},
     "bias_silu_residual": {"gemm0": ref_bias_silu_residual},
     "oproj": {"gemm0": ref_residual_norm, "reduce0": ref_rstd},
     "oproj_n200": {"gemm0": ref_residual_norm,
@@ -368,11 +385,15 @@ def run_case(case, base, modules):
             a = inputs[0]
             weights = [buffers[x["tensor_map"]]
                        for x in kernel["arguments"][1:rows_at]]
-            w = torch.cat(weights) if len(weights) > 1 else weights[0]
-            out = torch.empty(m, w.shape[0], device="cuda", dtype=a.dtype)
+            # A [K, N] weight (a dgrad) is concatenated along N; cuBLAS
+            # multiplies by it as it is.
+            kn = case["check"].startswith("dgrad")
+            w = torch.cat(weights, dim=1 if kn else 0) if len(weights) > 1 else weights[0]
+            b = w if kn else w.T
+            k, n = b.shape
+            out = torch.empty(m, n, device="cuda", dtype=a.dtype)
             ours = time_ms(launch)
-            cublas = time_ms(lambda: torch.matmul(a, w.T, out=out))
-            n, k = w.shape
+            cublas = time_ms(lambda: torch.matmul(a, b, out=out))
             flops = 2.0 * m * n * k
             record.update(n=n, k=k, ms=ours, cublas_ms=cublas,
                           tflops=flops / ours / 1e9,

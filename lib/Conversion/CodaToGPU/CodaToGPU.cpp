@@ -69,15 +69,16 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
   add("shared_bytes", plan.sharedBytes());
   add("stages", plan.stages);
   SmallVector<int64_t> boxRows = {plan.tileM()};
-  boxRows.append(cast<GemmOp>(op).getB().size(), kTileN);
-  fields.push_back(builder.getNamedAttr(
-      "tensor_map_rows", builder.getDenseI64ArrayAttr(boxRows)));
+  boxRows.append(cast<GemmOp>(op).getB().size(), plan.weightMapRows());
+  fields.push_back(builder.getNamedAttr("tensor_map_rows",
+                                        builder.getDenseI64ArrayAttr(boxRows)));
   // Results staged for TMA stores arrive as tensor maps of 64-row boxes.
-  fields.push_back(builder.getNamedAttr(
-      "result_tensor_map_rows",
-      builder.getDenseI64ArrayAttr(llvm::map_to_vector(
-          plan.stagedResults,
-          [](bool staged) -> int64_t { return staged ? 64 : 0; }))));
+  fields.push_back(
+      builder.getNamedAttr("result_tensor_map_rows",
+                           builder.getDenseI64ArrayAttr(llvm::map_to_vector(
+                               plan.stagedResults, [](bool staged) -> int64_t {
+                                 return staged ? 64 : 0;
+                               }))));
   add("tiles_n", plan.nTiles());
   return builder.getDictionaryAttr(fields);
 }
@@ -107,8 +108,8 @@ struct ConvertCodaToGPUPass
       // and reshapes, which are views; anything else has no kernel.
       for (Operation &op : func.getBody().getOps()) {
         if (isa<GemmOp, ReducePartialsOp, NormStatisticsOp, AttentionOp,
-                func::ReturnOp, tensor::ExpandShapeOp,
-                tensor::CollapseShapeOp>(op) ||
+                func::ReturnOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+                op) ||
             !isa<CodaDialect>(op.getDialect()))
           continue;
         op.emitError("'")
@@ -125,9 +126,9 @@ struct ConvertCodaToGPUPass
           auto fixed = readPlanAttr(gemm);
           FailureOr<GemmKernelPlan> plan = failure();
           if (succeeded(fixed))
-            plan = *fixed ? planGemmKernel(gemm, (*fixed)->first,
-                                           (*fixed)->second)
-                          : planGemmKernel(gemm, *gemmSchedule, stages);
+            plan = *fixed
+                       ? planGemmKernel(gemm, (*fixed)->first, (*fixed)->second)
+                       : planGemmKernel(gemm, *gemmSchedule, stages);
           supported &= succeeded(plan);
           if (succeeded(plan))
             plans[op] = std::move(*plan);
@@ -187,10 +188,10 @@ struct ConvertCodaToGPUPass
           emitReduceKernel(builder, cast<ReducePartialsOp>(op), kernelName,
                            partialCounts[op]);
         }
-        op->setAttr("coda.kernel",
-                    SymbolRefAttr::get(
-                        builder.getStringAttr(kKernelModuleName),
-                        {FlatSymbolRefAttr::get(context, kernelName)}));
+        op->setAttr(
+            "coda.kernel",
+            SymbolRefAttr::get(builder.getStringAttr(kKernelModuleName),
+                               {FlatSymbolRefAttr::get(context, kernelName)}));
         op->setAttr("coda.launch", getLaunchAttr(builder, op, plans));
       }
     }

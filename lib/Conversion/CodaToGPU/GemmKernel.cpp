@@ -11,7 +11,9 @@
 //   slot s = g % stages is empty (mbarrier `empty[s]`, phase g / stages -
 //   1), arms `full[s]` with the stage's bytes, and starts the TMA boxes of
 //   that k-tile: A (tileM rows x 64 k) and one B box per accumulator base
-//   (128 weight rows x 64 k), into 128-byte-swizzled shared memory;
+//   (128 weight rows x 64 k; for a [K, N] weight, b_layout "kn", two boxes
+//   of 64 k-rows x 64 columns that wgmma reads MN-major), into
+//   128-byte-swizzled shared memory;
 //   warpgroups 1 and 2, the consumers, take registers (setmaxnreg 240).
 //   Cooperative: both work on every tile, each on plan.slabs m64 slabs of
 //   its rows. Ping-pong: consumer c takes the CTA's tiles c, c + 2, ...,
@@ -50,6 +52,9 @@ constexpr int32_t kProducerRegisters = 24;
 constexpr int32_t kConsumerRegisters = 240;
 /// Row tiles that sweep the N tiles together (the tile-order swizzle).
 constexpr int64_t kGroupRows = 8;
+/// The bytes of one 64-column swizzle atom of an MN-major B box: 64 k-rows
+/// of 128 bytes.
+constexpr int64_t kMNMajorAtomBytes = 64 * 128;
 
 namespace {
 /// Builds one kernel; holds the values every part of it uses.
@@ -101,6 +106,10 @@ private:
   /// The shared-memory matrix descriptor of the box at `byteOffset`:
   /// K-major, 128-byte swizzle, 1024 bytes between 8-row groups.
   Value descriptor(Value byteOffset, int64_t rows);
+  /// The descriptor of an MN-major B box at `byteOffset`: two 64-column
+  /// swizzle atoms kMNMajorAtomBytes apart (the leading byte offset), 1024
+  /// bytes between groups of 8 k-rows (the stride byte offset).
+  Value mnMajorDescriptor(Value byteOffset);
   void waitParity(Value barriers, Value slot, Value phase);
 
   void buildSetup();
@@ -144,8 +153,7 @@ private:
 } // namespace
 
 Value GemmKernelBuilder::view(Value byteOffset, int64_t rows) {
-  return memref::ViewOp::create(b, loc, boxType(rows), smem,
-                                byteOffset,
+  return memref::ViewOp::create(b, loc, boxType(rows), smem, byteOffset,
                                 ValueRange());
 }
 
@@ -159,6 +167,17 @@ Value GemmKernelBuilder::descriptor(Value byteOffset, int64_t rows) {
   // byte offset 1 (unused for swizzled K-major operands).
   int64_t fixed =
       (int64_t(1) << 62) | (int64_t(1024 >> 4) << 32) | (int64_t(1) << 16);
+  return arith::OrIOp::create(b, loc, start, i64(fixed));
+}
+
+Value GemmKernelBuilder::mnMajorDescriptor(Value byteOffset) {
+  Value address = memref::ExtractAlignedPointerAsIndexOp::create(
+      b, loc, view(byteOffset, kTileK));
+  Value bits = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+  Value start = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, i64(4)), i64(0x3FFF));
+  int64_t fixed = (int64_t(1) << 62) | (int64_t(1024 >> 4) << 32) |
+                  (int64_t(kMNMajorAtomBytes >> 4) << 16);
   return arith::OrIOp::create(b, loc, start, i64(fixed));
 }
 
@@ -205,7 +224,8 @@ void GemmKernelBuilder::buildSetup() {
   // the TMA bytes); `empty[s]` when every warp that reads it has retired
   // its wgmma; `turn[c]` when the other consumer has issued a tile's wgmma
   // (ping-pong).
-  auto ringType = nvgpu::MBarrierGroupType::get(context, workgroup, plan.stages);
+  auto ringType =
+      nvgpu::MBarrierGroupType::get(context, workgroup, plan.stages);
   full = nvgpu::MBarrierCreateOp::create(b, loc, ringType);
   empty = nvgpu::MBarrierCreateOp::create(b, loc, ringType);
   turn = nvgpu::MBarrierCreateOp::create(
@@ -227,7 +247,8 @@ void GemmKernelBuilder::buildSetup() {
     for (Value pointer : weightMaps)
       nvgpu::TmaPrefetchOp::create(
           b, loc,
-          UnrealizedConversionCastOp::create(b, loc, mapType(kTileN), pointer)
+          UnrealizedConversionCastOp::create(
+              b, loc, mapType(plan.weightMapRows()), pointer)
               .getResult(0),
           Value());
     scf::YieldOp::create(b, loc);
@@ -299,7 +320,7 @@ void GemmKernelBuilder::buildProducer() {
           for (int64_t box = 0; box < plan.boxes; ++box) {
             auto [pointer, row] = boxSource(n0, box);
             Value map = UnrealizedConversionCastOp::create(
-                            b, loc, mapType(kTileN), pointer)
+                            b, loc, mapType(plan.weightMapRows()), pointer)
                             .getResult(0);
             sources.push_back({map, row});
           }
@@ -325,11 +346,30 @@ void GemmKernelBuilder::buildProducer() {
                 nvgpu::TmaAsyncLoadOp::create(
                     b, loc, view(aOffset(slot), plan.tileM()), full, mapA,
                     ValueRange{k, m0}, slot, Value(), Value());
-                for (auto [box, source] : llvm::enumerate(sources))
-                  nvgpu::TmaAsyncLoadOp::create(
-                      b, loc, view(bOffset(slot, box), kTileN), full,
-                      source.first, ValueRange{k, source.second}, slot,
-                      Value(), Value());
+                for (auto [box, source] : llvm::enumerate(sources)) {
+                  if (!plan.weightsMNMajor) {
+                    nvgpu::TmaAsyncLoadOp::create(
+                        b, loc, view(bOffset(slot, box), kTileN), full,
+                        source.first, ValueRange{k, source.second}, slot,
+                        Value(), Value());
+                    continue;
+                  }
+                  // A [K, N] weight: the box's 128 columns as two boxes of
+                  // 64 k-rows by 64 columns (the 128-byte swizzle's width),
+                  // coordinates (column, k).
+                  for (int64_t half = 0; half < 2; ++half)
+                    nvgpu::TmaAsyncLoadOp::create(
+                        b, loc,
+                        view(arith::AddIOp::create(
+                                 b, loc, bOffset(slot, box),
+                                 index(half * kMNMajorAtomBytes)),
+                             kTileK),
+                        full, source.first,
+                        ValueRange{arith::AddIOp::create(b, loc, source.second,
+                                                         index(half * kTileK)),
+                                   k},
+                        slot, Value(), Value());
+                }
                 scf::YieldOp::create(b, loc);
               });
           scf::YieldOp::create(b, loc);
@@ -370,7 +410,9 @@ GemmKernelBuilder::buildMainloop(Value first, Value aRows, Value lane,
         arith::AddIOp::create(b, loc, aOffset(slot), aRows), plan.tileM());
     SmallVector<Value> descB;
     for (int64_t box = 0; box < plan.boxes; ++box)
-      descB.push_back(descriptor(bOffset(slot, box), kTileN));
+      descB.push_back(plan.weightsMNMajor
+                          ? mnMajorDescriptor(bOffset(slot, box))
+                          : descriptor(bOffset(slot, box), kTileN));
 
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
     SmallVector<Value> next(accumulators);
@@ -381,7 +423,9 @@ GemmKernelBuilder::buildMainloop(Value first, Value aRows, Value lane,
           // the address field); a slab is 8 KiB (+512).
           Value a =
               arith::AddIOp::create(b, loc, descA, i64(512 * slab + 2 * step));
-          Value bb = arith::AddIOp::create(b, loc, descB[box], i64(2 * step));
+          // MN-major, a k16 step is 16 rows of 128 bytes (+128).
+          Value bb = arith::AddIOp::create(
+              b, loc, descB[box], i64((plan.weightsMNMajor ? 128 : 2) * step));
           auto scale = overwrite && step == 0 ? NVVM::WGMMAScaleOut::zero
                                               : NVVM::WGMMAScaleOut::one;
           Value &acc = next[slab * plan.boxes + box];
@@ -395,7 +439,9 @@ GemmKernelBuilder::buildMainloop(Value first, Value aRows, Value lane,
               NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one),
               NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one),
               NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::row),
-              NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::col),
+              NVVM::MMALayoutAttr::get(context, plan.weightsMNMajor
+                                                    ? NVVM::MMALayout::row
+                                                    : NVVM::MMALayout::col),
               NVVM::MMAIntOverflowAttr());
         }
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
@@ -442,9 +488,9 @@ void GemmKernelBuilder::buildConsumer() {
   bool pingPong = plan.schedule == GemmSchedule::PingPong;
   // Cooperative: the consumer's rows within the tile (slabs of 64 rows of
   // 128 bytes in the A box); ping-pong: its own tiles, every other one.
-  Value rowOffset =
-      pingPong ? index(0)
-               : arith::MulIOp::create(b, loc, consumer, index(plan.slabs * 64));
+  Value rowOffset = pingPong ? index(0)
+                             : arith::MulIOp::create(b, loc, consumer,
+                                                     index(plan.slabs * 64));
   Value tiles = ctaTiles;
   if (pingPong)
     tiles = arith::DivUIOp::create(
@@ -453,14 +499,15 @@ void GemmKernelBuilder::buildConsumer() {
                               arith::SubIOp::create(b, loc, ctaTiles, consumer),
                               index(1)),
         index(2));
-  Value isFirst =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, consumer, index(0));
+  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        consumer, index(0));
   // The warpgroup's first thread issues its TMA stores; named barriers 1
   // and 2 are the consumers' own (0 is the CTA's).
   Value leader =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread, index(0));
   Value barrier = arith::IndexCastOp::create(
-      b, loc, b.getI32Type(), arith::AddIOp::create(b, loc, consumer, index(1)));
+      b, loc, b.getI32Type(),
+      arith::AddIOp::create(b, loc, consumer, index(1)));
   Value other = arith::SubIOp::create(b, loc, index(1), consumer);
 
   Type accType = LLVM::LLVMStructType::getLiteral(
@@ -481,8 +528,8 @@ void GemmKernelBuilder::buildConsumer() {
               b, loc,
               arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, local,
                                     index(1)),
-              arith::XOrIOp::create(b, loc, isFirst,
-                                    arith::ConstantIntOp::create(b, loc, 1, 1)));
+              arith::XOrIOp::create(
+                  b, loc, isFirst, arith::ConstantIntOp::create(b, loc, 1, 1)));
           scf::IfOp::create(b, loc, waits, [&](OpBuilder &, Location) {
             Value phase = arith::SelectOp::create(
                 b, loc, isFirst, arith::SubIOp::create(b, loc, local, index(1)),
@@ -538,9 +585,9 @@ void GemmKernelBuilder::buildConsumer() {
             rows,
             resultMaps};
         for (int64_t slab = 0; slab < plan.slabs; ++slab)
-          frame.accumulators.push_back(SmallVector<Value, 2>(
-              ArrayRef<Value>(accumulators)
-                  .slice(slab * plan.boxes, plan.boxes)));
+          frame.accumulators.push_back(
+              SmallVector<Value, 2>(ArrayRef<Value>(accumulators)
+                                        .slice(slab * plan.boxes, plan.boxes)));
         emitEpilogue(b, loc, gemm, plan, frame);
         // The next tile overwrites the registers; nothing is carried, so
         // the epilogue frees them as it goes.
@@ -572,11 +619,12 @@ void GemmKernelBuilder::build(StringRef name) {
   ValueRange args = kernel.getArguments();
   // Tensor maps arrive as pointers: the GPU lowering cannot take nvgpu types
   // in a kernel signature.
-  mapA = UnrealizedConversionCastOp::create(b, loc, mapType(plan.tileM()),
-                                            args[0])
-             .getResult(0);
+  mapA =
+      UnrealizedConversionCastOp::create(b, loc, mapType(plan.tileM()), args[0])
+          .getResult(0);
   weightMaps.assign(args.begin() + 1, args.begin() + 1 + weights);
-  rows = arith::IndexCastOp::create(b, loc, b.getIndexType(), args[1 + weights]);
+  rows =
+      arith::IndexCastOp::create(b, loc, b.getIndexType(), args[1 + weights]);
   unsigned inputCount = gemm.getInputs().size();
   inputs = args.slice(2 + weights, inputCount);
   outputs = args.drop_front(2 + weights + inputCount);

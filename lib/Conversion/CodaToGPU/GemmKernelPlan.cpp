@@ -7,9 +7,9 @@
 #include "GemmKernelPlan.h"
 
 #include "coda/Dialect/Coda/Utils/ScalarMath.h"
+#include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
-#include "mlir/IR/Builders.h"
 
 using namespace mlir;
 using namespace mlir::coda;
@@ -111,8 +111,8 @@ LogicalResult ColumnWalk::walk(Value value, int64_t delta, int64_t lo,
       return slice.emitError("the generator reads and writes pairs of "
                              "adjacent columns, so slices start and end on "
                              "even columns; this one is [")
-             << slice.getOffset() << ", "
-             << slice.getOffset() + slice.getSize() << ")";
+             << slice.getOffset() << ", " << slice.getOffset() + slice.getSize()
+             << ")";
     return walk(slice.getX(), delta + slice.getOffset(), lo, hi);
   }
   if (auto concat = dyn_cast<ConcatOp>(op)) {
@@ -181,10 +181,11 @@ LogicalResult ColumnWalk::walk(Value value, int64_t delta, int64_t lo,
 /// Checks what the plan does not decide: operand layouts and types, the
 /// results' shapes.
 static LogicalResult checkGemmOperands(GemmOp gemm, int64_t width) {
-  if (gemm.getALayout() != "mk" || gemm.getBLayout() != "nk")
-    return gemm.emitError("the kernel generator takes a_layout = \"mk\" and "
-                          "b_layout = \"nk\" so far; this GEMM has \"")
-           << gemm.getALayout() << "\" and \"" << gemm.getBLayout() << "\"";
+  if (gemm.getALayout() != "mk")
+    return gemm.emitError("the kernel generator takes a_layout = \"mk\" so "
+                          "far; this GEMM has \"")
+           << gemm.getALayout()
+           << "\" (a weight gradient, which reduces over the rows)";
   if (gemm.getAccumulate())
     return gemm.emitError("accumulating results into inputs is not supported "
                           "by the kernel generator yet");
@@ -237,8 +238,7 @@ static void planOutputStaging(GemmOp gemm, GemmKernelPlan &plan) {
     auto type = cast<RankedTensorType>(result.getType());
     bool tile = !value.getDefiningOp<PartialReduceOp>() &&
                 !value.getDefiningOp<PartialGatherOp>();
-    plan.stagedResults.push_back(tile &&
-                                 type.getElementTypeBitWidth() == 16 &&
+    plan.stagedResults.push_back(tile && type.getElementTypeBitWidth() == 16 &&
                                  type.getDimSize(1) % 8 == 0);
   }
   if (plan.stagedCount() == 0)
@@ -255,13 +255,13 @@ static void planOutputStaging(GemmOp gemm, GemmKernelPlan &plan) {
   plan.stagedResults.assign(plan.stagedResults.size(), false);
 }
 
-FailureOr<GemmKernelPlan> mlir::coda::planGemmKernel(GemmOp gemm,
-                                                     GemmSchedule schedule,
-                                                     int64_t stages) {
+FailureOr<GemmKernelPlan>
+mlir::coda::planGemmKernel(GemmOp gemm, GemmSchedule schedule, int64_t stages) {
   GemmKernelPlan plan;
   plan.schedule = schedule;
   plan.width = getOutputWidth(gemm);
   plan.k = gemm.getK();
+  plan.weightsMNMajor = gemm.getBLayout() == "kn";
   plan.stages = stages;
   if (failed(checkGemmOperands(gemm, plan.width)))
     return failure();
@@ -318,7 +318,8 @@ FailureOr<GemmKernelPlan> mlir::coda::planGemmKernel(GemmOp gemm,
   int64_t accumulatorColumns = 0;
   for (Value weight : gemm.getB()) {
     plan.weightStarts.push_back(accumulatorColumns);
-    accumulatorColumns += cast<RankedTensorType>(weight.getType()).getDimSize(0);
+    accumulatorColumns += cast<RankedTensorType>(weight.getType())
+                              .getDimSize(plan.weightsMNMajor ? 1 : 0);
   }
   for (int64_t n0 = 0; n0 < plan.width; n0 += kTileN) {
     const EpilogueRange &range = plan.rangeOf(n0);
@@ -332,14 +333,14 @@ FailureOr<GemmKernelPlan> mlir::coda::planGemmKernel(GemmOp gemm,
         return gemm.emitError("the tile at output column ")
                << n0 << " reads accumulator columns [" << n0 + base << ", "
                << last + base + 1
-               << "), which span two weights; weights must meet on a "
-               << kTileN << "-column boundary of the tiles";
+               << "), which span two weights; weights must meet on a " << kTileN
+               << "-column boundary of the tiles";
     }
   }
 
   if (stages == 0)
-    plan.stages = std::min<int64_t>(
-        kMaxStages, (kMaxSharedBytes - 1024) / plan.stageBytes());
+    plan.stages = std::min<int64_t>(kMaxStages, (kMaxSharedBytes - 1024) /
+                                                    plan.stageBytes());
   if (plan.sharedBytes() > kMaxSharedBytes)
     return gemm.emitError("a ring of ")
            << stages << " stages of " << plan.stageBytes() / 1024

@@ -83,6 +83,10 @@ struct GemmKernelPlan {
   int64_t stages = 0;
   /// Output columns W the grid covers, and the reduction length K.
   int64_t width = 0, k = 0;
+  /// Whether the weights are `[K, N]` (b_layout "kn", a dgrad's `W`), read
+  /// MN-major: each 128-column B box is two TMA boxes of 64 k-rows by 64
+  /// columns, 8 KiB apart. Otherwise they are `[N, K]`, read K-major.
+  bool weightsMNMajor = false;
   SmallVector<EpilogueRange> ranges;
   /// The first accumulator column of each weight.
   SmallVector<int64_t> weightStarts;
@@ -99,6 +103,9 @@ struct GemmKernelPlan {
   int64_t tileM() const { return consumersPerTile() * slabs * 64; }
   int64_t aBoxBytes() const { return tileM() * kTileK * 2; }
   int64_t bBoxBytes() const { return kTileN * kTileK * 2; }
+  /// The rows of one TMA box of a weight: 128 weight rows (K-major), or 64
+  /// k-rows (MN-major).
+  int64_t weightMapRows() const { return weightsMNMajor ? kTileK : kTileN; }
   int64_t stageBytes() const { return aBoxBytes() + boxes * bBoxBytes(); }
   int64_t stagedCount() const { return llvm::count(stagedResults, true); }
   /// One consumer's staging buffer: a 64-row chunk of each staged result.

@@ -10,13 +10,13 @@
 // BADPLAN: error: coda.plan must be a dictionary with schedule = "cooperative" or "pingpong" and stages >= 2, got {schedule = "cooperative", stages = 1 : i64}
 
 // What the generator cannot take is reported when planning.
-func.func @kn(%a: tensor<?x64xbf16>, %b: tensor<64x32xbf16>) -> tensor<?x32xbf16> {
-  // expected-error @+1 {{the kernel generator takes a_layout = "mk" and b_layout = "nk" so far; this GEMM has "mk" and "kn"}}
-  %y = coda.gemm %a, [%b] {b_layout = "kn"} : (tensor<?x64xbf16>, tensor<64x32xbf16>) -> tensor<?x32xbf16> {
-  ^bb0(%acc: tensor<?x32xf32>):
-    coda.yield %acc : tensor<?x32xf32>
+func.func @km(%a: tensor<64x128xbf16>, %b: tensor<32x64xbf16>) -> tensor<128x32xbf16> {
+  // expected-error @+1 {{the kernel generator takes a_layout = "mk" so far; this GEMM has "km" (a weight gradient, which reduces over the rows)}}
+  %y = coda.gemm %a, [%b] {a_layout = "km"} : (tensor<64x128xbf16>, tensor<32x64xbf16>) -> tensor<128x32xbf16> {
+  ^bb0(%acc: tensor<128x32xf32>):
+    coda.yield %acc : tensor<128x32xf32>
   }
-  return %y : tensor<?x32xbf16>
+  return %y : tensor<128x32xbf16>
 }
 
 // -----

@@ -164,8 +164,8 @@ LogicalResult GemmOp::verify() {
 
 bool mlir::coda::isTileLocalOp(Operation *op) {
   return isa<AddOp, AddOuterOp, MulOp, ScaleOp, SiLUOp, ReLUOp, SigmoidOp,
-             TanhOp, GELUOp, SwiGLUOp, RoPEOp, SliceOp, ConcatOp,
-             PartialReduceOp, PartialGatherOp>(op);
+             TanhOp, GELUOp, SwiGLUOp, ActivationGradOp, RoPEOp, SliceOp,
+             ConcatOp, PartialReduceOp, PartialGatherOp>(op);
 }
 
 LogicalResult GemmOp::verifyRegions() {

@@ -71,6 +71,17 @@ struct LinearToGemm : public OpRewritePattern<LinearOp> {
   }
 };
 
+/// Turns a matmul into a GEMM over its `[K, N]` operand.
+struct MatmulToGemm : public OpRewritePattern<MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    convertMatmulToGemm(rewriter, op);
+    return success();
+  }
+};
+
 /// Moves a tile-local op on GEMM results into that GEMM's epilogue.
 struct AbsorbIntoEpilogue : public RewritePattern {
   AbsorbIntoEpilogue(MLIRContext *context, unsigned maxEpilogueOps)
@@ -173,7 +184,7 @@ struct CodaFormEpiloguesPass
 void mlir::coda::populateFormEpiloguesPatterns(RewritePatternSet &patterns,
                                                unsigned maxEpilogueOps) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<LinearToGemm, CrossEntropyFromEpilogue>(context);
+  patterns.add<LinearToGemm, MatmulToGemm, CrossEntropyFromEpilogue>(context);
   patterns.add<AbsorbIntoEpilogue>(context, maxEpilogueOps);
   // Results nobody reads any more leave the GEMM, and their epilogue ops die.
   GemmOp::getCanonicalizationPatterns(patterns, context);
@@ -192,6 +203,9 @@ std::string mlir::coda::explainUnfused(Operation *op, unsigned maxEpilogueOps) {
            "its statistics take a kernel of their own";
   if (isa<LinearOp, MatmulOp>(op))
     return "a GEMM of its own";
+  if (isa<TransposedMatmulOp>(op))
+    return "a weight-gradient product, which reduces over the rows: no "
+           "GEMM-epilogue form yet";
   if (auto partial = dyn_cast<PartialReduceOp>(op)) {
     Value x = partial.getX();
     if (isa<BlockArgument>(x))

@@ -18,8 +18,9 @@ Type mlir::coda::getEpilogueType(Type type) {
 GemmOp mlir::coda::createGemm(OpBuilder &builder, Location loc,
                               TypeRange resultTypes, Value a,
                               ValueRange weights, ValueRange inputs,
-                              EpilogueBodyBuilder body) {
-  auto gemm = GemmOp::create(builder, loc, resultTypes, a, weights, inputs);
+                              EpilogueBodyBuilder body, StringRef bLayout) {
+  auto gemm = GemmOp::create(builder, loc, resultTypes, a, weights, inputs,
+                             /*a_layout=*/"mk", bLayout);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(&gemm.getBody());
   SmallVector<Value> yielded = body(builder, loc, gemm.getAccumulator(),
@@ -83,6 +84,21 @@ GemmOp mlir::coda::convertLinearToGemm(RewriterBase &rewriter,
         return {AddOp::create(builder, loc, acc.getType(), acc, args[0])};
       });
   rewriter.replaceOp(linear, gemm.getResults());
+  return gemm;
+}
+
+GemmOp mlir::coda::convertMatmulToGemm(RewriterBase &rewriter,
+                                       MatmulOp matmul) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(matmul);
+  GemmOp gemm = createGemm(
+      rewriter, matmul.getLoc(), matmul.getType(), matmul.getA(), matmul.getB(),
+      ValueRange(),
+      [](OpBuilder &, Location, Value acc, ValueRange) -> SmallVector<Value> {
+        return {acc};
+      },
+      /*bLayout=*/"kn");
+  rewriter.replaceOp(matmul, gemm.getResults());
   return gemm;
 }
 

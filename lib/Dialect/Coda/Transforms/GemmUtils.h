@@ -22,10 +22,11 @@ using EpilogueBodyBuilder = function_ref<SmallVector<Value>(
     OpBuilder &builder, Location loc, Value acc, ValueRange inputs)>;
 
 /// Creates `coda.gemm a, [weights] inputs(inputs)` with `resultTypes` and the
-/// epilogue that `body` builds.
+/// epilogue that `body` builds; the weights are `[N, K]` ("nk") or `[K, N]`
+/// ("kn").
 GemmOp createGemm(OpBuilder &builder, Location loc, TypeRange resultTypes,
                   Value a, ValueRange weights, ValueRange inputs,
-                  EpilogueBodyBuilder body);
+                  EpilogueBodyBuilder body, StringRef bLayout = "nk");
 
 /// Builds values that extend an epilogue, from the values it yields now and
 /// the block arguments of the newly added inputs.
@@ -43,6 +44,11 @@ GemmOp extendGemm(RewriterBase &rewriter, GemmOp gemm, ValueRange newInputs,
 /// Replaces `linear` by the equivalent `coda.gemm`: one weight, the bias (if
 /// any) added in the epilogue.
 GemmOp convertLinearToGemm(RewriterBase &rewriter, LinearOp linear);
+
+/// Replaces `matmul` by the equivalent `coda.gemm`: its `b : [K, N]` as a
+/// weight read MN-major (`b_layout = "kn"`), the product as the epilogue's
+/// value (a dgrad `dy · W`, say).
+GemmOp convertMatmulToGemm(RewriterBase &rewriter, MatmulOp matmul);
 
 /// Replaces `gemm` by a GEMM that reads `a` and `weights` instead and has
 /// `extraInputs` appended to its inputs (inputs it already has are reused);

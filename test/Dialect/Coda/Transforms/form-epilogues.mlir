@@ -229,3 +229,20 @@ func.func @targets_after_gemm(%h: tensor<?x64xbf16>, %w: tensor<256x64xbf16>, %t
   %loss = coda.cross_entropy %logits, %targets : (tensor<?x256xf32>, tensor<?xi64>) -> tensor<f32>
   return %loss : tensor<f32>
 }
+
+// -----
+
+// A matmul (the dgrad of a backward, dy · W) becomes a GEMM that reads its
+// [K, N] operand as it is (b_layout "kn"); the activation's gradient at the
+// saved pre-activation joins its epilogue.
+// CHECK-LABEL: func.func @dgrad_silu
+//  CHECK-SAME:   (%[[DY:[^:]+]]: tensor<?x32xbf16>, %[[W:[^:]+]]: tensor<32x64xbf16>, %[[X:[^:]+]]: tensor<?x64xbf16>)
+//       CHECK:   coda.gemm %[[DY]], [%[[W]]] inputs(%[[X]]) {b_layout = "kn"}
+//       CHECK:   ^bb0(%[[ACC:.+]]: tensor<?x64xf32>, %[[XIN:.+]]: tensor<?x64xf32>):
+//       CHECK:     %[[G:.+]] = coda.activation_grad %[[XIN]], %[[ACC]] : (tensor<?x64xf32>, tensor<?x64xf32>) -> tensor<?x64xf32>
+//       CHECK:     coda.yield %[[G]]
+func.func @dgrad_silu(%dy: tensor<?x32xbf16>, %w: tensor<32x64xbf16>, %x: tensor<?x64xbf16>) -> tensor<?x64xbf16> {
+  %d = coda.matmul %dy, %w : (tensor<?x32xbf16>, tensor<32x64xbf16>) -> tensor<?x64xbf16>
+  %g = coda.activation_grad %x, %d {activation = "silu"} : (tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  return %g : tensor<?x64xbf16>
+}

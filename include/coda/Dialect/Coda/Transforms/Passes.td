@@ -68,7 +68,9 @@ def CodaFormEpiloguesPass
     : Pass<"coda-form-epilogues", "::mlir::func::FuncOp"> {
   let summary = "absorb tile-local consumers into the producing GEMM's epilogue";
   let description = [{
-    Turns every `coda.linear` into a `coda.gemm`, then repeatedly moves a
+    Turns every `coda.linear` into a `coda.gemm` (and every `coda.matmul`,
+    its `[K, N]` operand read MN-major, `b_layout = "kn"`: the dgrad of a
+    backward), then repeatedly moves a
     tile-local consumer of a GEMM result into that GEMM's epilogue: residual
     and bias adds, vector and per-row scales, activations, SwiGLU on two
     column ranges of one GEMM, RoPE on a column range, slices, concats and

@@ -1,0 +1,6 @@
+// A dgrad product dx = dy · W, W read as [K, N] (b_layout "kn"): N = 8192
+// output columns, K = 2048 (the forward's output features), bf16.
+func.func @dgrad(%dy: tensor<?x2048xbf16>, %w: tensor<2048x8192xbf16>) -> tensor<?x8192xbf16> {
+  %dx = coda.matmul %dy, %w : (tensor<?x2048xbf16>, tensor<2048x8192xbf16>) -> tensor<?x8192xbf16>
+  return %dx : tensor<?x8192xbf16>
+}
