@@ -92,7 +92,8 @@ class Launch:
     def __init__(self, module, kernel, buffers, types, m):
         self.function = module.function(kernel)
         self.kernel = kernel
-        # The rows it runs over: M, or its operand's static count.
+        # The rows its tiles cover: M, or a static count (a weight
+        # gradient's output rows); a row argument passes its own count.
         self.m = m if kernel["rows"] == -1 else kernel["rows"]
         self.keep = []
         values = []
@@ -103,7 +104,7 @@ class Launch:
                 self.keep.append(desc)
                 values.append(ctypes.c_uint64(desc.data_ptr()))
             elif "rows" in arg:
-                values.append(ctypes.c_int32(self.m))
+                values.append(ctypes.c_int32(m if arg["rows"] == -1 else arg["rows"]))
             else:
                 values.append(ctypes.c_uint64(buffers[arg["buffer"]].data_ptr()))
         self.values = values
@@ -296,8 +297,14 @@ def ref_dgrad_silu_grad(a, w, x):
              silu_grad(x.float(), (a @ w).float()).to(a.dtype))]
 
 
+def ref_wgrad(a, b):
+    """a^T @ b, reduced over the rows (a_layout "km", b_layout "kn")."""
+    return [((a.double().T @ b.double()), a.T @ b)]
+
+
 CHECKS = {
     "plain": {"gemm0": ref_plain},
+    "wgrad": {"gemm0": ref_wgrad},
     "dgrad": {"gemm0": ref_dgrad},
     "dgrad_silu_grad": {"gemm0": ref_dgrad_silu_grad},
     "bias_silu_residual": {"gemm0": ref_bias_silu_residual},
@@ -385,15 +392,19 @@ def run_case(case, base, modules):
             a = inputs[0]
             weights = [buffers[x["tensor_map"]]
                        for x in kernel["arguments"][1:rows_at]]
-            # A [K, N] weight (a dgrad) is concatenated along N; cuBLAS
-            # multiplies by it as it is.
-            kn = case["check"].startswith("dgrad")
+            # A [K, N] weight (a dgrad, a weight gradient) is concatenated
+            # along N; cuBLAS multiplies by it as it is. A weight gradient
+            # multiplies a^T ([N, M]) by its [M, K] operand over the M rows
+            # and is reported with N and K its output's rows and columns.
+            kn = case["check"].startswith(("dgrad", "wgrad"))
             w = torch.cat(weights, dim=1 if kn else 0) if len(weights) > 1 else weights[0]
             b = w if kn else w.T
-            k, n = b.shape
-            out = torch.empty(m, n, device="cuda", dtype=a.dtype)
+            wgrad = case["check"] == "wgrad"
+            lhs = a.T if wgrad else a
+            out = torch.empty(lhs.shape[0], b.shape[1], device="cuda", dtype=a.dtype)
             ours = time_ms(launch)
-            cublas = time_ms(lambda: torch.matmul(a, b, out=out))
+            cublas = time_ms(lambda: torch.matmul(lhs, b, out=out))
+            n, k = (lhs.shape[0], b.shape[1]) if wgrad else (b.shape[1], b.shape[0])
             flops = 2.0 * m * n * k
             record.update(n=n, k=k, ms=ours, cublas_ms=cublas,
                           tflops=flops / ours / 1e9,

@@ -357,15 +357,12 @@ Status PlanReader::readArgument(const Value &value, const std::string &path,
     argument = map;
     return Status();
   }
-  if (const Value *rows = value.get("rows")) {
-    if (Status status = expectKind(*rows, path + ".rows", Value::Kind::Integer))
+  if (value.get("rows")) {
+    RowsArgument rows;
+    if (Status status =
+            getInteger(value, path, "rows", -1, INT32_MAX, rows.rows))
       return status;
-    if (rows->integer != kernel.rows)
-      return error(*rows, path + ".rows",
-                   "the argument is " + std::to_string(rows->integer) +
-                       " but the kernel's rows are " +
-                       std::to_string(kernel.rows));
-    argument = RowsArgument();
+    argument = rows;
     return Status();
   }
   if (value.get("buffer")) {

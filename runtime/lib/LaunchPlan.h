@@ -67,8 +67,14 @@ struct TensorMapArgument {
   uint32_t boxColumns;
   uint32_t boxRows;
 };
-/// The kernel's row count, as an i32.
-struct RowsArgument {};
+/// A row count as an i32: -1 for the function's M (a GEMM's output rows,
+/// or a weight gradient's reduction length), else a static count.
+struct RowsArgument {
+  int64_t rows;
+  int64_t resolve(int64_t functionRows) const {
+    return rows == -1 ? functionRows : rows;
+  }
+};
 /// A buffer's device address.
 struct BufferArgument {
   size_t buffer;

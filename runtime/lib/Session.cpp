@@ -151,7 +151,7 @@ Status Session::launchKernel(const Driver &driver, const Module &module,
     return Status();
 
   // Each parameter points at its value; cuLaunchKernel copies them.
-  int32_t rowsValue = int32_t(kernelRows);
+  std::vector<int32_t> rowValues(kernel.arguments.size());
   std::vector<CUdeviceptr> addresses(kernel.arguments.size());
   std::vector<void *> params(kernel.arguments.size());
   for (size_t i = 0; i < kernel.arguments.size(); ++i) {
@@ -166,7 +166,8 @@ Status Session::launchKernel(const Driver &driver, const Module &module,
     } else if (const auto *pointer = std::get_if<BufferArgument>(&argument)) {
       addresses[i] = getAddress(pointer->buffer);
     } else {
-      params[i] = &rowsValue;
+      rowValues[i] = int32_t(std::get<RowsArgument>(argument).resolve(rows));
+      params[i] = &rowValues[i];
     }
   }
 

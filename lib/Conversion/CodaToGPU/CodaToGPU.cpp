@@ -68,7 +68,7 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
       "schedule", builder.getStringAttr(stringifyGemmSchedule(plan.schedule))));
   add("shared_bytes", plan.sharedBytes());
   add("stages", plan.stages);
-  SmallVector<int64_t> boxRows = {plan.tileM()};
+  SmallVector<int64_t> boxRows = {plan.aMapRows()};
   boxRows.append(cast<GemmOp>(op).getB().size(), plan.weightMapRows());
   fields.push_back(builder.getNamedAttr("tensor_map_rows",
                                         builder.getDenseI64ArrayAttr(boxRows)));

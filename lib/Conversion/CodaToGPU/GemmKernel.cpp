@@ -10,7 +10,9 @@
 //   first thread walks the tiles' k-tiles in one sequence g: it waits until
 //   slot s = g % stages is empty (mbarrier `empty[s]`, phase g / stages -
 //   1), arms `full[s]` with the stage's bytes, and starts the TMA boxes of
-//   that k-tile: A (tileM rows x 64 k) and one B box per accumulator base
+//   that k-tile: A (tileM rows x 64 k; for a [K, M] `a`, a_layout "km",
+//   tileM / 64 boxes of 64 k-rows x 64 columns read MN-major, the k-tiles
+//   counted from the row argument) and one B box per accumulator base
 //   (128 weight rows x 64 k; for a [K, N] weight, b_layout "kn", two boxes
 //   of 64 k-rows x 64 columns that wgmma reads MN-major), into
 //   128-byte-swizzled shared memory;
@@ -140,7 +142,11 @@ private:
   Type elementType;
 
   // Kernel arguments.
-  Value mapA, rows;
+  Value mapA;
+  /// The output rows the tiles cover, and the k-tiles of the reduction:
+  /// the row argument and the static K, or for a weight gradient the static
+  /// output rows and ceil(row argument / 64).
+  Value rows, kTiles;
   /// The weights' tensor maps, as the pointers the kernel receives.
   SmallVector<Value> weightMaps;
   ValueRange inputs, outputs;
@@ -324,10 +330,9 @@ void GemmKernelBuilder::buildProducer() {
                             .getResult(0);
             sources.push_back({map, row});
           }
-          Value first =
-              arith::MulIOp::create(b, loc, ordinal, index(plan.kTiles()));
+          Value first = arith::MulIOp::create(b, loc, ordinal, kTiles);
           scf::ForOp::create(
-              b, loc, index(0), index(plan.kTiles()), index(1), ValueRange(),
+              b, loc, index(0), kTiles, index(1), ValueRange(),
               [&](OpBuilder &, Location, Value tile, ValueRange) {
                 Value g = arith::AddIOp::create(b, loc, first, tile);
                 Value slot, fill;
@@ -343,9 +348,26 @@ void GemmKernelBuilder::buildProducer() {
                     b, loc, full, index(plan.stageBytes()), slot, Value());
                 // TMA coordinates are innermost first: (k, row).
                 Value k = arith::MulIOp::create(b, loc, tile, index(kTileK));
-                nvgpu::TmaAsyncLoadOp::create(
-                    b, loc, view(aOffset(slot), plan.tileM()), full, mapA,
-                    ValueRange{k, m0}, slot, Value(), Value());
+                if (!plan.reducesRows) {
+                  nvgpu::TmaAsyncLoadOp::create(
+                      b, loc, view(aOffset(slot), plan.tileM()), full, mapA,
+                      ValueRange{k, m0}, slot, Value(), Value());
+                } else {
+                  // A [K, M] `a`: each m64 slab of the tile as a box of 64
+                  // k-rows by 64 columns, coordinates (column, k).
+                  for (int64_t slab = 0; slab < plan.tileM() / 64; ++slab)
+                    nvgpu::TmaAsyncLoadOp::create(
+                        b, loc,
+                        view(arith::AddIOp::create(
+                                 b, loc, aOffset(slot),
+                                 index(slab * kMNMajorAtomBytes)),
+                             kTileK),
+                        full, mapA,
+                        ValueRange{
+                            arith::AddIOp::create(b, loc, m0, index(slab * 64)),
+                            k},
+                        slot, Value(), Value());
+                }
                 for (auto [box, source] : llvm::enumerate(sources)) {
                   if (!plan.weightsMNMajor) {
                     nvgpu::TmaAsyncLoadOp::create(
@@ -406,8 +428,9 @@ GemmKernelBuilder::buildMainloop(Value first, Value aRows, Value lane,
     Value slot, fill;
     std::tie(slot, fill) = ringPosition(g);
     waitParity(full, slot, fill);
-    Value descA = descriptor(
-        arith::AddIOp::create(b, loc, aOffset(slot), aRows), plan.tileM());
+    Value aStart = arith::AddIOp::create(b, loc, aOffset(slot), aRows);
+    Value descA = plan.reducesRows ? mnMajorDescriptor(aStart)
+                                   : descriptor(aStart, plan.tileM());
     SmallVector<Value> descB;
     for (int64_t box = 0; box < plan.boxes; ++box)
       descB.push_back(plan.weightsMNMajor
@@ -420,9 +443,11 @@ GemmKernelBuilder::buildMainloop(Value first, Value aRows, Value lane,
       for (int64_t slab = 0; slab < plan.slabs; ++slab)
         for (int64_t box = 0; box < plan.boxes; ++box) {
           // A k16 step is 32 bytes along the swizzled 128-byte row (+2 in
-          // the address field); a slab is 8 KiB (+512).
-          Value a =
-              arith::AddIOp::create(b, loc, descA, i64(512 * slab + 2 * step));
+          // the address field), or MN-major 16 rows of 128 bytes (+128); a
+          // slab is 8 KiB (+512) either way.
+          Value a = arith::AddIOp::create(
+              b, loc, descA,
+              i64(512 * slab + (plan.reducesRows ? 128 : 2) * step));
           // MN-major, a k16 step is 16 rows of 128 bytes (+128).
           Value bb = arith::AddIOp::create(
               b, loc, descB[box], i64((plan.weightsMNMajor ? 128 : 2) * step));
@@ -438,7 +463,9 @@ GemmKernelBuilder::buildMainloop(Value first, Value aRows, Value lane,
               NVVM::WGMMAScaleOutAttr::get(context, scale),
               NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one),
               NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one),
-              NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::row),
+              NVVM::MMALayoutAttr::get(context, plan.reducesRows
+                                                    ? NVVM::MMALayout::col
+                                                    : NVVM::MMALayout::row),
               NVVM::MMALayoutAttr::get(context, plan.weightsMNMajor
                                                     ? NVVM::MMALayout::row
                                                     : NVVM::MMALayout::col),
@@ -451,7 +478,7 @@ GemmKernelBuilder::buildMainloop(Value first, Value aRows, Value lane,
 
   SmallVector<Value> accumulators = kTile(first, carried, /*overwrite=*/true);
   auto loop = scf::ForOp::create(
-      b, loc, index(1), index(plan.kTiles()), index(1), accumulators,
+      b, loc, index(1), kTiles, index(1), accumulators,
       [&](OpBuilder &, Location, Value tile, ValueRange current) {
         Value g = arith::AddIOp::create(b, loc, first, tile);
         SmallVector<Value> next = kTile(g, current, /*overwrite=*/false);
@@ -472,7 +499,8 @@ GemmKernelBuilder::buildMainloop(Value first, Value aRows, Value lane,
                 keepRolled);
   onIssued();
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
-  release(arith::AddIOp::create(b, loc, first, index(plan.kTiles() - 1)),
+  release(arith::AddIOp::create(
+              b, loc, first, arith::SubIOp::create(b, loc, kTiles, index(1))),
           arith::ConstantIntOp::create(b, loc, 1, 1));
   return loop.getResults();
 }
@@ -540,8 +568,7 @@ void GemmKernelBuilder::buildConsumer() {
         }
         Value m0, n0;
         std::tie(m0, n0) = tileOrigin(ordinal);
-        Value first =
-            arith::MulIOp::create(b, loc, ordinal, index(plan.kTiles()));
+        Value first = arith::MulIOp::create(b, loc, ordinal, kTiles);
         // Ping-pong: once this tile's wgmma are issued, the other consumer
         // may issue its next tile's; they queue behind these.
         auto passTurn = [&] {
@@ -619,12 +646,21 @@ void GemmKernelBuilder::build(StringRef name) {
   ValueRange args = kernel.getArguments();
   // Tensor maps arrive as pointers: the GPU lowering cannot take nvgpu types
   // in a kernel signature.
-  mapA =
-      UnrealizedConversionCastOp::create(b, loc, mapType(plan.tileM()), args[0])
-          .getResult(0);
+  mapA = UnrealizedConversionCastOp::create(b, loc, mapType(plan.aMapRows()),
+                                            args[0])
+             .getResult(0);
   weightMaps.assign(args.begin() + 1, args.begin() + 1 + weights);
-  rows =
+  Value rowArgument =
       arith::IndexCastOp::create(b, loc, b.getIndexType(), args[1 + weights]);
+  if (plan.reducesRows) {
+    rows = index(plan.outputRows);
+    kTiles = arith::DivUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, rowArgument, index(kTileK - 1)),
+        index(kTileK));
+  } else {
+    rows = rowArgument;
+    kTiles = index(plan.kTiles());
+  }
   unsigned inputCount = gemm.getInputs().size();
   inputs = args.slice(2 + weights, inputCount);
   outputs = args.drop_front(2 + weights + inputCount);

@@ -181,11 +181,14 @@ LogicalResult ColumnWalk::walk(Value value, int64_t delta, int64_t lo,
 /// Checks what the plan does not decide: operand layouts and types, the
 /// results' shapes.
 static LogicalResult checkGemmOperands(GemmOp gemm, int64_t width) {
-  if (gemm.getALayout() != "mk")
-    return gemm.emitError("the kernel generator takes a_layout = \"mk\" so "
-                          "far; this GEMM has \"")
-           << gemm.getALayout()
-           << "\" (a weight gradient, which reduces over the rows)";
+  if (gemm.getALayout() == "km" && gemm.getBLayout() != "kn")
+    return gemm.emitError("a GEMM that reads a as [K, M] (a_layout = \"km\") "
+                          "needs weights read as [K, N] (b_layout = \"kn\"), "
+                          "both reduced over their rows; this one has \"")
+           << gemm.getBLayout() << "\"";
+  if (gemm.getALayout() == "km" &&
+      ShapedType::isDynamic(gemm.getA().getType().getDimSize(1)))
+    return gemm.emitError("a weight gradient's output rows must be static");
   if (gemm.getAccumulate())
     return gemm.emitError("accumulating results into inputs is not supported "
                           "by the kernel generator yet");
@@ -262,6 +265,11 @@ mlir::coda::planGemmKernel(GemmOp gemm, GemmSchedule schedule, int64_t stages) {
   plan.width = getOutputWidth(gemm);
   plan.k = gemm.getK();
   plan.weightsMNMajor = gemm.getBLayout() == "kn";
+  plan.reducesRows = gemm.getALayout() == "km";
+  if (plan.reducesRows) {
+    plan.outputRows = gemm.getM();
+    plan.k = 0;
+  }
   plan.stages = stages;
   if (failed(checkGemmOperands(gemm, plan.width)))
     return failure();

@@ -1,4 +1,5 @@
-//===- GemmKernelPlan.h - the shape of one generated GEMM kernel -*- C++ -*-===//
+//===- GemmKernelPlan.h - the shape of one generated GEMM kernel -*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -69,9 +70,8 @@ StringRef stringifyGemmSchedule(GemmSchedule schedule);
 
 /// The schedule of the `schedule` and `stages` pass options, or failure
 /// after reporting on `anchor` why they are not one.
-FailureOr<GemmSchedule> parseScheduleOptions(Operation *anchor,
-                                             StringRef schedule,
-                                             int64_t stages);
+FailureOr<GemmSchedule>
+parseScheduleOptions(Operation *anchor, StringRef schedule, int64_t stages);
 
 /// The static shape of one GEMM kernel. The grid is persistent: each CTA
 /// walks tiles blockIdx.x, blockIdx.x + gridDim.x, ...
@@ -87,6 +87,13 @@ struct GemmKernelPlan {
   /// MN-major: each 128-column B box is two TMA boxes of 64 k-rows by 64
   /// columns, 8 KiB apart. Otherwise they are `[N, K]`, read K-major.
   bool weightsMNMajor = false;
+  /// Whether `a` is `[K, M]` (a_layout "km", a weight gradient's `dy`): the
+  /// reduction runs over the function's rows, its length known only at the
+  /// launch (the kernel's row argument), and the output rows are the static
+  /// `outputRows`. A is read MN-major, tileM / 64 TMA boxes of 64 k-rows by
+  /// 64 columns per k-tile; the weights must be "kn".
+  bool reducesRows = false;
+  int64_t outputRows = 0;
   SmallVector<EpilogueRange> ranges;
   /// The first accumulator column of each weight.
   SmallVector<int64_t> weightStarts;
@@ -119,7 +126,10 @@ struct GemmKernelPlan {
            1024;
   }
   int64_t threads() const { return 128 * (1 + kConsumers); }
+  /// The k-tiles of a static reduction (not `reducesRows`).
   int64_t kTiles() const { return llvm::divideCeil(k, kTileK); }
+  /// The rows of one TMA box of `a`: the tile's (K-major), or 64 k-rows.
+  int64_t aMapRows() const { return reducesRows ? kTileK : tileM(); }
   int64_t nTiles() const { return llvm::divideCeil(width, kTileN); }
   /// The range that holds output column `column`.
   const EpilogueRange &rangeOf(int64_t column) const;

@@ -105,35 +105,21 @@ struct LowerLinear : public CodaLoweringPattern<LinearOp> {
   }
 };
 
-struct LowerMatmul : public CodaLoweringPattern<MatmulOp> {
-  using CodaLoweringPattern::CodaLoweringPattern;
+/// A product with no bias, `a b` (a matmul) or `aᵀ b` (a weight gradient),
+/// rounded once.
+template <typename Op, ProductLayout layout>
+struct LowerProduct : public CodaLoweringPattern<Op> {
+  using CodaLoweringPattern<Op>::CodaLoweringPattern;
 
   LogicalResult
-  matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value product = buildProduct(rewriter, loc, adaptor.getA(), adaptor.getB(),
-                                 ProductLayout::Plain, getComputeType());
+                                 layout, this->getComputeType());
     Value result = buildBroadcastElementwise(
-        rewriter, loc, convert(op.getType()), product, getComputeType(),
-        [](OpBuilder &, Location, ValueRange args) { return args[0]; });
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
-
-/// aᵀ b, the weight gradient of coda-generate-backward.
-struct LowerTransposedMatmul : public CodaLoweringPattern<TransposedMatmulOp> {
-  using CodaLoweringPattern::CodaLoweringPattern;
-
-  LogicalResult
-  matchAndRewrite(TransposedMatmulOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value product = buildProduct(rewriter, loc, adaptor.getA(), adaptor.getB(),
-                                 ProductLayout::ATransposed, getComputeType());
-    Value result = buildBroadcastElementwise(
-        rewriter, loc, convert(op.getType()), product, getComputeType(),
+        rewriter, loc, this->convert(op.getType()), product,
+        this->getComputeType(),
         [](OpBuilder &, Location, ValueRange args) { return args[0]; });
     rewriter.replaceOp(op, result);
     return success();
@@ -319,6 +305,7 @@ struct LowerAttention : public CodaLoweringPattern<AttentionOp> {
 
 void mlir::coda::populateContractionLoweringPatterns(
     const CodaToLinalgTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<LowerLinear, LowerMatmul, LowerTransposedMatmul, LowerAttention>(
-      converter, patterns.getContext());
+  patterns.add<LowerLinear, LowerProduct<MatmulOp, ProductLayout::Plain>,
+               LowerProduct<TransposedMatmulOp, ProductLayout::ATransposed>,
+               LowerAttention>(converter, patterns.getContext());
 }

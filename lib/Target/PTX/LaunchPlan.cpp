@@ -18,11 +18,13 @@
 //                 "rows": -1}]}
 //
 // A kernel runs over `rows` rows: -1 for the function's row count M, else
-// a static count (a GEMM over a [1, K] operand). With R those rows, a
-// persistent kernel's grid is (min(ceil(R / rows_per_tile) x tiles_n, SMs),
-// 1, 1), any other's (ceil(R / rows_per_tile), tiles_n, 1), and the
-// `{"rows": ...}` argument is R as i32; with R = 0 nothing is launched. A workspace of partials has shape [-1,
-// tiles_n]. An op no kernel runs (attention) is a step
+// a static count (a GEMM over a [1, K] operand, or a weight gradient's
+// static output rows). With R those rows, a persistent kernel's grid is
+// (min(ceil(R / rows_per_tile) x tiles_n, SMs), 1, 1), any other's
+// (ceil(R / rows_per_tile), tiles_n, 1); with R = 0 nothing is launched.
+// A `{"rows": ...}` argument is its own count as an i32, -1 for M: the rows
+// a GEMM tiles, or those a weight gradient reduces over. A workspace of
+// partials has shape [-1, tiles_n]. An op no kernel runs (attention) is a step
 // {"boundary": op name, "operands": [...], "results": [...]} for the caller.
 //
 //===----------------------------------------------------------------------===//
@@ -84,9 +86,9 @@ static llvm::json::Object planFunction(func::FuncOp func) {
                 std::nullopt);
     if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
       // A reshape: the result is the operand's memory.
-      kernels.push_back(llvm::json::Object{
-          {"alias", names.lookup(op.getResult(0))},
-          {"of", names.lookup(op.getOperand(0))}});
+      kernels.push_back(
+          llvm::json::Object{{"alias", names.lookup(op.getResult(0))},
+                             {"of", names.lookup(op.getOperand(0))}});
       continue;
     }
     if (!kernel || !launch) {
@@ -97,10 +99,10 @@ static llvm::json::Object planFunction(func::FuncOp func) {
         operands.push_back(names.lookup(operand));
       for (Value result : op.getResults())
         results.push_back(names.lookup(result));
-      kernels.push_back(llvm::json::Object{
-          {"boundary", op.getName().getStringRef()},
-          {"operands", std::move(operands)},
-          {"results", std::move(results)}});
+      kernels.push_back(
+          llvm::json::Object{{"boundary", op.getName().getStringRef()},
+                             {"operands", std::move(operands)},
+                             {"results", std::move(results)}});
       continue;
     }
     // Partials have one column per N-tile.
@@ -112,11 +114,17 @@ static llvm::json::Object planFunction(func::FuncOp func) {
           shape[1] = cast<IntegerAttr>(launch.get("tiles_n")).getInt();
       }
 
-    // The rows the kernel runs over: its first operand's, -1 for M.
-    int64_t rowCount = cast<RankedTensorType>(op.getOperand(0).getType())
-                           .getDimSize(0);
-    if (ShapedType::isDynamic(rowCount))
-      rowCount = -1;
+    // The rows the kernel's tiles cover (its first result's; its first
+    // operand's when it has none), and the rows its `rows` argument passes
+    // (its first operand's, which a weight gradient reduces over); -1 for M.
+    auto rowsOf = [](Value value) -> int64_t {
+      int64_t rows = cast<RankedTensorType>(value.getType()).getDimSize(0);
+      return ShapedType::isDynamic(rows) ? -1 : rows;
+    };
+    int64_t operandRows = rowsOf(op.getOperand(0));
+    int64_t rowCount = op.getNumResults() && isa<GemmOp>(op)
+                           ? rowsOf(op.getResult(0))
+                           : operandRows;
     llvm::json::Array arguments;
     auto bufferOf = [&](Value value) {
       return llvm::json::Object{{"buffer", names.lookup(value)}};
@@ -131,7 +139,7 @@ static llvm::json::Object planFunction(func::FuncOp func) {
       llvm::append_range(mapped, gemm.getB());
       for (auto [value, boxRows] : llvm::zip_equal(mapped, rows.asArrayRef()))
         arguments.push_back(tensorMapOf(value, boxRows));
-      arguments.push_back(llvm::json::Object{{"rows", rowCount}});
+      arguments.push_back(llvm::json::Object{{"rows", operandRows}});
       for (Value input : gemm.getInputs())
         arguments.push_back(bufferOf(input));
     } else {
@@ -188,7 +196,7 @@ void mlir::coda::writeLaunchPlan(ModuleOp module, raw_ostream &os) {
   for (auto func : module.getOps<func::FuncOp>()) {
     functions.push_back(planFunction(func));
   }
-  os << llvm::formatv(
-      "{0:1}\n", llvm::json::Value(llvm::json::Object{
-                     {"target", "sm_90a"}, {"functions", std::move(functions)}}));
+  os << llvm::formatv("{0:1}\n", llvm::json::Value(llvm::json::Object{
+                                     {"target", "sm_90a"},
+                                     {"functions", std::move(functions)}}));
 }

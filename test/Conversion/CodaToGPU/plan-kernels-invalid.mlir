@@ -9,9 +9,10 @@
 // STAGES: error: stages = 1: the mainloop's ring needs at least 2 slots to overlap loads with wgmma
 // BADPLAN: error: coda.plan must be a dictionary with schedule = "cooperative" or "pingpong" and stages >= 2, got {schedule = "cooperative", stages = 1 : i64}
 
-// What the generator cannot take is reported when planning.
+// What the generator cannot take is reported when planning: a weight
+// gradient reads both operands as [K, ...].
 func.func @km(%a: tensor<64x128xbf16>, %b: tensor<32x64xbf16>) -> tensor<128x32xbf16> {
-  // expected-error @+1 {{the kernel generator takes a_layout = "mk" so far; this GEMM has "km" (a weight gradient, which reduces over the rows)}}
+  // expected-error @+1 {{a GEMM that reads a as [K, M] (a_layout = "km") needs weights read as [K, N] (b_layout = "kn"), both reduced over their rows; this one has "nk"}}
   %y = coda.gemm %a, [%b] {a_layout = "km"} : (tensor<64x128xbf16>, tensor<32x64xbf16>) -> tensor<128x32xbf16> {
   ^bb0(%acc: tensor<128x32xf32>):
     coda.yield %acc : tensor<128x32xf32>

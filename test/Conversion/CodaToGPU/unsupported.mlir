@@ -1,8 +1,9 @@
 // RUN: coda-opt %s --split-input-file --convert-coda-to-gpu --verify-diagnostics
 
-// A weight gradient (A read MN-major, a reduction over the rows) has no kernel yet.
+// A weight gradient reduces a and its weights over their rows, so both are
+// read as [K, ...]: [N, K] weights do not go with a_layout = "km".
 func.func @km(%a: tensor<64x128xbf16>, %b: tensor<32x64xbf16>) -> tensor<128x32xbf16> {
-  // expected-error @+1 {{the kernel generator takes a_layout = "mk" so far; this GEMM has "km" (a weight gradient, which reduces over the rows)}}
+  // expected-error @+1 {{a GEMM that reads a as [K, M] (a_layout = "km") needs weights read as [K, N] (b_layout = "kn"), both reduced over their rows; this one has "nk"}}
   %y = coda.gemm %a, [%b] {a_layout = "km"} : (tensor<64x128xbf16>, tensor<32x64xbf16>) -> tensor<128x32xbf16> {
   ^bb0(%acc: tensor<128x32xf32>):
     coda.yield %acc : tensor<128x32xf32>

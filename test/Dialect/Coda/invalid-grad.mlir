@@ -18,15 +18,6 @@ func.func @transposed_shape(%a: tensor<?x8xf32>, %b: tensor<?x16xf32>) -> tensor
 
 // -----
 
-// transposed_matmul_c3: the result has b's element type.
-func.func @transposed_type(%a: tensor<?x8xf32>, %b: tensor<?x16xbf16>) -> tensor<8x16xf32> {
-  // expected-error @+1 {{'coda.transposed_matmul' op result element type 'f32' differs from b's 'bf16'}}
-  %r = coda.transposed_matmul %a, %b : (tensor<?x8xf32>, tensor<?x16xbf16>) -> tensor<8x16xf32>
-  return %r : tensor<8x16xf32>
-}
-
-// -----
-
 // sum_rows_c1: one element per column.
 func.func @sum_rows_size(%x: tensor<?x8xf32>) -> tensor<16xf32> {
   // expected-error @+1 {{'coda.sum_rows' op expected a result of 8 elements, one per column of x, got 16}}

@@ -61,11 +61,6 @@ LogicalResult TransposedMatmulOp::verify() {
     return emitOpError("expected result shape ")
            << aType.getDimSize(1) << "x" << bType.getDimSize(1) << ", got "
            << resultType;
-  // transposed_matmul_c3.
-  if (resultType.getElementType() != bType.getElementType())
-    return emitOpError("result element type ")
-           << resultType.getElementType() << " differs from b's "
-           << bType.getElementType();
   return success();
 }
 

@@ -82,6 +82,21 @@ struct MatmulToGemm : public OpRewritePattern<MatmulOp> {
   }
 };
 
+/// Turns a weight-gradient product into a GEMM that reduces over the rows,
+/// when its operands share an element type (a GEMM's do).
+struct TransposedMatmulToGemm : public OpRewritePattern<TransposedMatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TransposedMatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getA().getType().getElementType() !=
+        op.getB().getType().getElementType())
+      return rewriter.notifyMatchFailure(op, "mixed operand types");
+    convertTransposedMatmulToGemm(rewriter, op);
+    return success();
+  }
+};
+
 /// Moves a tile-local op on GEMM results into that GEMM's epilogue.
 struct AbsorbIntoEpilogue : public RewritePattern {
   AbsorbIntoEpilogue(MLIRContext *context, unsigned maxEpilogueOps)
@@ -184,7 +199,8 @@ struct CodaFormEpiloguesPass
 void mlir::coda::populateFormEpiloguesPatterns(RewritePatternSet &patterns,
                                                unsigned maxEpilogueOps) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<LinearToGemm, MatmulToGemm, CrossEntropyFromEpilogue>(context);
+  patterns.add<LinearToGemm, MatmulToGemm, TransposedMatmulToGemm,
+               CrossEntropyFromEpilogue>(context);
   patterns.add<AbsorbIntoEpilogue>(context, maxEpilogueOps);
   // Results nobody reads any more leave the GEMM, and their epilogue ops die.
   GemmOp::getCanonicalizationPatterns(patterns, context);
@@ -204,8 +220,8 @@ std::string mlir::coda::explainUnfused(Operation *op, unsigned maxEpilogueOps) {
   if (isa<LinearOp, MatmulOp>(op))
     return "a GEMM of its own";
   if (isa<TransposedMatmulOp>(op))
-    return "a weight-gradient product, which reduces over the rows: no "
-           "GEMM-epilogue form yet";
+    return "a weight-gradient product of operands of two element types: a "
+           "GEMM takes one";
   if (auto partial = dyn_cast<PartialReduceOp>(op)) {
     Value x = partial.getX();
     if (isa<BlockArgument>(x))

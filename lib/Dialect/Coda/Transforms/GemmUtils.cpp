@@ -18,9 +18,10 @@ Type mlir::coda::getEpilogueType(Type type) {
 GemmOp mlir::coda::createGemm(OpBuilder &builder, Location loc,
                               TypeRange resultTypes, Value a,
                               ValueRange weights, ValueRange inputs,
-                              EpilogueBodyBuilder body, StringRef bLayout) {
+                              EpilogueBodyBuilder body, StringRef bLayout,
+                              StringRef aLayout) {
   auto gemm = GemmOp::create(builder, loc, resultTypes, a, weights, inputs,
-                             /*a_layout=*/"mk", bLayout);
+                             aLayout, bLayout);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(&gemm.getBody());
   SmallVector<Value> yielded = body(builder, loc, gemm.getAccumulator(),
@@ -87,19 +88,34 @@ GemmOp mlir::coda::convertLinearToGemm(RewriterBase &rewriter,
   return gemm;
 }
 
-GemmOp mlir::coda::convertMatmulToGemm(RewriterBase &rewriter,
-                                       MatmulOp matmul) {
+/// Replaces `product`, of operands `a` and `b`, by a GEMM over them whose
+/// epilogue is the product itself.
+static GemmOp replaceByProductGemm(RewriterBase &rewriter, Operation *product,
+                                   Value a, Value b, StringRef aLayout,
+                                   StringRef bLayout) {
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(matmul);
+  rewriter.setInsertionPoint(product);
   GemmOp gemm = createGemm(
-      rewriter, matmul.getLoc(), matmul.getType(), matmul.getA(), matmul.getB(),
+      rewriter, product->getLoc(), product->getResultTypes(), a, b,
       ValueRange(),
       [](OpBuilder &, Location, Value acc, ValueRange) -> SmallVector<Value> {
         return {acc};
       },
-      /*bLayout=*/"kn");
-  rewriter.replaceOp(matmul, gemm.getResults());
+      bLayout, aLayout);
+  rewriter.replaceOp(product, gemm.getResults());
   return gemm;
+}
+
+GemmOp mlir::coda::convertMatmulToGemm(RewriterBase &rewriter,
+                                       MatmulOp matmul) {
+  return replaceByProductGemm(rewriter, matmul, matmul.getA(), matmul.getB(),
+                              "mk", "kn");
+}
+
+GemmOp mlir::coda::convertTransposedMatmulToGemm(RewriterBase &rewriter,
+                                                 TransposedMatmulOp product) {
+  return replaceByProductGemm(rewriter, product, product.getA(), product.getB(),
+                              "km", "kn");
 }
 
 BlockArgument mlir::coda::getInputArgument(GemmOp gemm, Value input) {

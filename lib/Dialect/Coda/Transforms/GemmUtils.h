@@ -23,10 +23,11 @@ using EpilogueBodyBuilder = function_ref<SmallVector<Value>(
 
 /// Creates `coda.gemm a, [weights] inputs(inputs)` with `resultTypes` and the
 /// epilogue that `body` builds; the weights are `[N, K]` ("nk") or `[K, N]`
-/// ("kn").
+/// ("kn"), `a` is `[M, K]` ("mk") or `[K, M]` ("km").
 GemmOp createGemm(OpBuilder &builder, Location loc, TypeRange resultTypes,
                   Value a, ValueRange weights, ValueRange inputs,
-                  EpilogueBodyBuilder body, StringRef bLayout = "nk");
+                  EpilogueBodyBuilder body, StringRef bLayout = "nk",
+                  StringRef aLayout = "mk");
 
 /// Builds values that extend an epilogue, from the values it yields now and
 /// the block arguments of the newly added inputs.
@@ -49,6 +50,13 @@ GemmOp convertLinearToGemm(RewriterBase &rewriter, LinearOp linear);
 /// weight read MN-major (`b_layout = "kn"`), the product as the epilogue's
 /// value (a dgrad `dy · W`, say).
 GemmOp convertMatmulToGemm(RewriterBase &rewriter, MatmulOp matmul);
+
+/// Replaces `product` (`aᵀ b`, a weight gradient) by the equivalent
+/// `coda.gemm`: both operands read as stored, `a_layout = "km"` and
+/// `b_layout = "kn"`, the reduction over their rows. The operands must share
+/// their element type.
+GemmOp convertTransposedMatmulToGemm(RewriterBase &rewriter,
+                                     TransposedMatmulOp product);
 
 /// Replaces `gemm` by a GEMM that reads `a` and `weights` instead and has
 /// `extraInputs` appended to its inputs (inputs it already has are reused);

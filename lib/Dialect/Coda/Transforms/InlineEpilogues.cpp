@@ -50,18 +50,22 @@ struct InlineEpilogue : public OpRewritePattern<GemmOp> {
 
   LogicalResult matchAndRewrite(GemmOp gemm,
                                 PatternRewriter &rewriter) const override {
-    if (gemm.getALayout() != "mk")
-      return rewriter.notifyMatchFailure(gemm, "a is read in the km layout");
+    bool reducesRows = gemm.getALayout() == "km";
+    bool transposed = gemm.getBLayout() == "nk";
+    if (reducesRows && transposed)
+      return rewriter.notifyMatchFailure(gemm, "a is km and b is nk");
     Location loc = gemm.getLoc();
     int64_t m = gemm.getM();
-    bool transposed = gemm.getBLayout() == "nk";
 
     SmallVector<Value> products;
     for (Value weight : gemm.getB()) {
       auto weightType = cast<RankedTensorType>(weight.getType());
       int64_t n = weightType.getDimSize(transposed ? 0 : 1);
       auto type = RankedTensorType::get({m, n}, rewriter.getF32Type());
-      if (transposed)
+      if (reducesRows)
+        products.push_back(TransposedMatmulOp::create(rewriter, loc, type,
+                                                      gemm.getA(), weight));
+      else if (transposed)
         products.push_back(LinearOp::create(rewriter, loc, type, gemm.getA(),
                                             weight, Value()));
       else
@@ -108,9 +112,9 @@ struct CodaInlineEpiloguesPass
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     WalkResult left = getOperation().walk([](GemmOp gemm) {
-      gemm.emitError("cannot inline this GEMM: a_layout = \"")
-          << gemm.getALayout()
-          << "\" is not supported by the CPU reference path yet";
+      gemm.emitError("cannot inline this GEMM: a_layout = \"km\" with "
+                     "b_layout = \"nk\" is not supported by the CPU "
+                     "reference path yet");
       return WalkResult::interrupt();
     });
     if (left.wasInterrupted())

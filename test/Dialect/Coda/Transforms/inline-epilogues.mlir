@@ -41,10 +41,27 @@ func.func @kn_partials(%a: tensor<?x64xf32>, %b: tensor<64x32xf32>) -> tensor<?x
 
 // -----
 
-// Refused with a diagnostic: a read as [K, M] has no graph-level form yet.
-func.func @km_layout(%dz: tensor<?x32xbf16>, %u: tensor<?x64xbf16>) -> tensor<32x64xf32> {
-  // expected-error @+1 {{cannot inline this GEMM: a_layout = "km" is not supported by the CPU reference path yet}}
+// A weight gradient, a read as [K, M] and the weight as [K, N], is the
+// transposed product aᵀ b, reduced over the rows.
+// CHECK-LABEL: func.func @km_kn
+//  CHECK-SAME:   (%[[DZ:.+]]: tensor<?x32xbf16>, %[[U:.+]]: tensor<?x64xbf16>)
+//       CHECK:   %[[DW:.+]] = coda.transposed_matmul %[[DZ]], %[[U]] : (tensor<?x32xbf16>, tensor<?x64xbf16>) -> tensor<32x64xf32>
+//       CHECK:   return %[[DW]]
+func.func @km_kn(%dz: tensor<?x32xbf16>, %u: tensor<?x64xbf16>) -> tensor<32x64xf32> {
   %dw = coda.gemm %dz, [%u] {a_layout = "km", b_layout = "kn"} : (tensor<?x32xbf16>, tensor<?x64xbf16>) -> tensor<32x64xf32> {
+  ^bb0(%acc: tensor<32x64xf32>):
+    coda.yield %acc : tensor<32x64xf32>
+  }
+  return %dw : tensor<32x64xf32>
+}
+
+// -----
+
+// Refused with a diagnostic: a read as [K, M] with the weight as [N, K] has
+// no graph-level form yet.
+func.func @km_nk(%dz: tensor<16x32xbf16>, %u: tensor<64x16xbf16>) -> tensor<32x64xf32> {
+  // expected-error @+1 {{cannot inline this GEMM: a_layout = "km" with b_layout = "nk" is not supported by the CPU reference path yet}}
+  %dw = coda.gemm %dz, [%u] {a_layout = "km", b_layout = "nk"} : (tensor<16x32xbf16>, tensor<64x16xbf16>) -> tensor<32x64xf32> {
   ^bb0(%acc: tensor<32x64xf32>):
     coda.yield %acc : tensor<32x64xf32>
   }

@@ -27,8 +27,9 @@ def Coda_TransposedMatmulOp : Coda_Op<"transposed_matmul"> {
     Constraints:
     * (transposed_matmul_c1) `a` and `b` have the same rows.
     * (transposed_matmul_c2) the result is `[N, K]`, static.
-    * (transposed_matmul_c3) the result has the element type of `b`; `a`
-      may differ (an f32 cotangent of a bf16 product, say).
+
+    The element types may differ, as for `coda.linear`: an f32 cotangent of
+    a bf16 product, say, or an f32 product of bf16 operands.
 
     ```mlir
     %dw = coda.transposed_matmul %dy, %x

@@ -100,8 +100,9 @@ def CodaInlineEpiloguesPass
     the GEMM computes, with graph-level ops that the CPU reference path
     lowers; it is not a program to run on the GPU.
 
-    GEMMs that read `a` in the "km" layout are not supported yet and are
-    reported as errors.
+    A GEMM that reads `a` as `[K, M]` ("km", a weight gradient) becomes a
+    `coda.transposed_matmul` when its weights are `[K, N]` ("kn"); with
+    `[N, K]` weights it is reported as an error.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::coda::CodaDialect",
