@@ -34,6 +34,9 @@ runs=(
   "test/Runner/residual-rms-norm-gemm.mlir bf16 515 --compare-with-reference"
   "test/Runner/swiglu-merged.mlir bf16 515 --compare-with-reference"
   "test/Runner/two-consumers-gemm.mlir bf16 515 --compare-with-reference"
+  "test/Runner/linear-grads.mlir bf16 515 --compare-with-reference"
+  "test/Runner/linear-grads.mlir bf16 4097 --compare-with-reference --bench"
+  "test/Runner/linear-grads.mlir bf16_silu 515 --compare-with-reference"
 )
 
 failed=0
