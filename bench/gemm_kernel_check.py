@@ -302,8 +302,25 @@ def ref_wgrad(a, b):
     return [((a.double().T @ b.double()), a.T @ b)]
 
 
+def ref_dgrad_swiglu_grad(a, w, up, gate):
+    """dgate = silu'(gate) (da up), dup = silu(gate) da with da = a @ w;
+    eager rounds da and da up to the operands' type, as autograd does."""
+    def f(a, w, up, gate, rounded):
+        da = a @ w
+        gated = da * up
+        if rounded:
+            da, gated = da.to(up.dtype).float(), gated.to(up.dtype).float()
+            up, gate = up.float(), gate.float()
+        s = torch.sigmoid(gate)
+        return gated * s * (1 + gate * (1 - s)), gate * s * da
+    ref = f(a.double(), w.double(), up.double(), gate.double(), False)
+    eager = [t.to(a.dtype) for t in f(a, w, up, gate, True)]
+    return list(zip(ref, eager))
+
+
 CHECKS = {
     "plain": {"gemm0": ref_plain},
+    "dgrad_swiglu_grad": {"gemm0": ref_dgrad_swiglu_grad},
     "wgrad": {"gemm0": ref_wgrad},
     "dgrad": {"gemm0": ref_dgrad},
     "dgrad_silu_grad": {"gemm0": ref_dgrad_silu_grad},

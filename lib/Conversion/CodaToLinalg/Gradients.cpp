@@ -231,38 +231,6 @@ struct LowerLayerNormGrad : public CodaLoweringPattern<LayerNormGradOp> {
 };
 
 //===----------------------------------------------------------------------===//
-// SwiGLU
-//===----------------------------------------------------------------------===//
-
-struct LowerSwiGLUGrad : public CodaLoweringPattern<SwiGLUGradOp> {
-  using CodaLoweringPattern::CodaLoweringPattern;
-
-  LogicalResult
-  matchAndRewrite(SwiGLUGradOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    RankedTensorType type = convert(op.getDgate().getType());
-    ValueRange inputs = adaptor.getOperands();
-    // dgate = dy · up · silu'(gate); dup = dy · silu(gate).
-    Value dgate = buildBroadcastElementwise(
-        rewriter, loc, type, inputs, getComputeType(),
-        [](OpBuilder &b, Location l, ValueRange args) {
-          return arith::MulFOp::create(
-              b, l, arith::MulFOp::create(b, l, args[2], args[1]),
-              buildActivationDerivative(b, l, "silu", args[0]));
-        });
-    Value dup = buildBroadcastElementwise(
-        rewriter, loc, type, inputs, getComputeType(),
-        [](OpBuilder &b, Location l, ValueRange args) {
-          return arith::MulFOp::create(b, l, args[2],
-                                       buildSiLUScalar(b, l, args[0]));
-        });
-    rewriter.replaceOp(op, {dgate, dup});
-    return success();
-  }
-};
-
-//===----------------------------------------------------------------------===//
 // Cross-entropy
 //===----------------------------------------------------------------------===//
 
@@ -360,6 +328,5 @@ struct LowerCrossEntropyGrad : public CodaLoweringPattern<CrossEntropyGradOp> {
 void mlir::coda::populateGradientLoweringPatterns(
     const CodaToLinalgTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<LowerSumRows, LowerRMSNormGrad, LowerLayerNormGrad,
-               LowerSwiGLUGrad, LowerCrossEntropyGrad>(converter,
-                                                       patterns.getContext());
+               LowerCrossEntropyGrad>(converter, patterns.getContext());
 }

@@ -99,24 +99,6 @@ func.func @activation_grad_kind(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
 
 // -----
 
-// swiglu_grad_c1: up has gate's type.
-func.func @swiglu_grad_up(%g: tensor<?x8xf32>, %u: tensor<?x16xf32>) {
-  // expected-error @+1 {{'coda.swiglu_grad' op up has type 'tensor<?x16xf32>' but gate has 'tensor<?x8xf32>'}}
-  %a, %b = coda.swiglu_grad %g, %u, %g : (tensor<?x8xf32>, tensor<?x16xf32>, tensor<?x8xf32>) -> (tensor<?x8xf32>, tensor<?x8xf32>)
-  return
-}
-
-// -----
-
-// swiglu_grad_c1: the results have gate's type.
-func.func @swiglu_grad_result(%g: tensor<?x8xf32>) {
-  // expected-error @+1 {{'coda.swiglu_grad' op dup has type 'tensor<?x8xbf16>' but gate has 'tensor<?x8xf32>'}}
-  %a, %b = coda.swiglu_grad %g, %g, %g : (tensor<?x8xf32>, tensor<?x8xf32>, tensor<?x8xf32>) -> (tensor<?x8xf32>, tensor<?x8xbf16>)
-  return
-}
-
-// -----
-
 // cross_entropy_grad_c1: one target per row.
 func.func @ce_grad_targets(%l: tensor<4x8xf32>, %t: tensor<5xi64>, %d: tensor<f32>) -> tensor<4x8xf32> {
   // expected-error @+1 {{'coda.cross_entropy_grad' op targets has 5 rows but logits has 4}}

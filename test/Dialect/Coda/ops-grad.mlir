@@ -7,7 +7,6 @@
 //       CHECK:   coda.rms_norm_grad %{{.*}}, %{{.*}}, %{{.*}} {epsilon = 9.99999974E-6 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>) -> (tensor<?x64xbf16>, tensor<64xbf16>)
 //       CHECK:   coda.layer_norm_grad %{{.*}}, %{{.*}}, %{{.*}} {epsilon = 9.99999974E-6 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>) -> (tensor<?x64xbf16>, tensor<64xbf16>, tensor<64xbf16>)
 //       CHECK:   coda.activation_grad %{{.*}}, %{{.*}} {activation = "gelu_tanh"} : (tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<?x64xbf16>
-//       CHECK:   coda.swiglu_grad %{{.*}}, %{{.*}}, %{{.*}} : (tensor<?x64xbf16>, tensor<?x64xbf16>, tensor<?x64xbf16>) -> (tensor<?x64xbf16>, tensor<?x64xbf16>)
 //       CHECK:   coda.cross_entropy_grad %{{.*}}, %{{.*}}, %{{.*}} {ignore_index = 3 : i64, reduction = "sum"} : (tensor<?x64xbf16>, tensor<?xi64>, tensor<f32>) -> tensor<?x64xbf16>
 func.func @grads(%x: tensor<?x64xbf16>, %dy: tensor<?x32xbf16>, %g: tensor<64xbf16>,
                  %dx: tensor<?x64xbf16>, %t: tensor<?xi64>, %dl: tensor<f32>) {
@@ -16,7 +15,6 @@ func.func @grads(%x: tensor<?x64xbf16>, %dy: tensor<?x32xbf16>, %g: tensor<64xbf
   %a, %b = coda.rms_norm_grad %x, %g, %dx {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>) -> (tensor<?x64xbf16>, tensor<64xbf16>)
   %c, %d, %e = coda.layer_norm_grad %x, %g, %dx {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>) -> (tensor<?x64xbf16>, tensor<64xbf16>, tensor<64xbf16>)
   %f = coda.activation_grad %x, %dx {activation = "gelu_tanh"} : (tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<?x64xbf16>
-  %h, %i = coda.swiglu_grad %x, %dx, %dx : (tensor<?x64xbf16>, tensor<?x64xbf16>, tensor<?x64xbf16>) -> (tensor<?x64xbf16>, tensor<?x64xbf16>)
   %j = coda.cross_entropy_grad %x, %t, %dl {ignore_index = 3 : i64, reduction = "sum"} : (tensor<?x64xbf16>, tensor<?xi64>, tensor<f32>) -> tensor<?x64xbf16>
   return
 }

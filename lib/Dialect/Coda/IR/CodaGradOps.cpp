@@ -111,23 +111,13 @@ LogicalResult LayerNormGradOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// ActivationGradOp, SwiGLUGradOp
+// ActivationGradOp
 //===----------------------------------------------------------------------===//
 
 LogicalResult ActivationGradOp::verify() {
   // activation_grad_c1.
   if (failed(verifySameMatrix(*this, getDy(), "dy", getX(), "x")) ||
       failed(verifySameMatrix(*this, getResult(), "the result", getX(), "x")))
-    return failure();
-  return success();
-}
-
-LogicalResult SwiGLUGradOp::verify() {
-  // swiglu_grad_c1.
-  if (failed(verifySameMatrix(*this, getUp(), "up", getGate(), "gate")) ||
-      failed(verifySameMatrix(*this, getDy(), "dy", getGate(), "gate")) ||
-      failed(verifySameMatrix(*this, getDgate(), "dgate", getGate(), "gate")) ||
-      failed(verifySameMatrix(*this, getDup(), "dup", getGate(), "gate")))
     return failure();
   return success();
 }

@@ -374,12 +374,17 @@ LogicalResult TrainingPairBuilder::differentiate(Operation *op,
         return success();
       })
       .Case([&](SwiGLUOp swiglu) {
+        // Elementwise: dup = silu(gate) · dy, itself a SwiGLU of gate and
+        // dy, and dgate = silu'(gate) · (dy · up). Tile-local, so the dgrad
+        // GEMM that produces dy takes both into its epilogue.
         Value gate = getPrimal(swiglu.getGate());
         Value up = getPrimal(swiglu.getUp());
-        auto grads = SwiGLUGradOp::create(builder, loc, typeOf(gate),
-                                          typeOf(up), gate, up, dy);
-        grad(swiglu.getGate(), grads.getDgate());
-        grad(swiglu.getUp(), grads.getDup());
+        RankedTensorType type = typeOf(gate);
+        grad(swiglu.getGate(),
+             ActivationGradOp::create(builder, loc, type, gate,
+                                      MulOp::create(builder, loc, type, dy, up),
+                                      builder.getStringAttr("silu")));
+        grad(swiglu.getUp(), SwiGLUOp::create(builder, loc, type, gate, dy));
         return success();
       })
       .Case([&](RMSNormOp norm) {

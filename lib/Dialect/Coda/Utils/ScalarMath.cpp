@@ -60,10 +60,6 @@ static Value gelu(OpBuilder &b, Location loc, Value x, bool tanhForm) {
       factor);
 }
 
-Value mlir::coda::buildSiLUScalar(OpBuilder &b, Location loc, Value x) {
-  return silu(b, loc, x);
-}
-
 Value mlir::coda::buildActivationDerivative(OpBuilder &b, Location loc,
                                             StringRef activation, Value x) {
   Type type = x.getType();

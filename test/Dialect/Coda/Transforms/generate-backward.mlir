@@ -99,3 +99,21 @@ func.func @loss(%x: tensor<?x16xbf16>, %w: tensor<32x16xbf16>, %t: tensor<?xi64>
   %l = coda.cross_entropy %logits, %t {ignore_index = -1 : i64, reduction = "sum"} : (tensor<?x32xbf16>, tensor<?xi64>) -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// -----
+
+// SwiGLU's gradient is elementwise: dup = swiglu(gate, dy) and
+// dgate = silu'(gate) · (dy · up), the gate and up saved (linear outputs).
+// CHECK-LABEL: func.func @swiglu_backward(
+//  CHECK-SAME:     %[[X:[^:]+]]: tensor<?x16xbf16>, %[[WG:[^:]+]]: tensor<32x16xbf16>, %[[WU:[^:]+]]: tensor<32x16xbf16>, %[[G:[^:]+]]: tensor<?x32xbf16>, %[[U:[^:]+]]: tensor<?x32xbf16>, %[[DY:[^:]+]]: tensor<?x32xbf16>)
+//       CHECK:   %[[GATED:.+]] = coda.mul %[[DY]], %[[U]]
+//       CHECK:   %[[DG:.+]] = coda.activation_grad %[[G]], %[[GATED]] :
+//       CHECK:   %[[DU:.+]] = coda.swiglu %[[G]], %[[DY]]
+//       CHECK:   coda.matmul %[[DU]], %[[WU]]
+//       CHECK:   coda.matmul %[[DG]], %[[WG]]
+func.func @swiglu(%x: tensor<?x16xbf16>, %wg: tensor<32x16xbf16>, %wu: tensor<32x16xbf16>) -> tensor<?x32xbf16> {
+  %g = coda.linear %x, %wg : (tensor<?x16xbf16>, tensor<32x16xbf16>) -> tensor<?x32xbf16>
+  %u = coda.linear %x, %wu : (tensor<?x16xbf16>, tensor<32x16xbf16>) -> tensor<?x32xbf16>
+  %y = coda.swiglu %g, %u : (tensor<?x32xbf16>, tensor<?x32xbf16>) -> tensor<?x32xbf16>
+  return %y : tensor<?x32xbf16>
+}

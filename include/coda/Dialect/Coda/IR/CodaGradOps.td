@@ -7,8 +7,8 @@
 // The ops coda-generate-backward writes into backward functions: the
 // gradients of the graph-level ops that other graph ops cannot express
 // without rounding their f32 intermediates (row statistics, the softmax of
-// the loss), and the two reductions over rows that weight and vector
-// gradients need. Like every coda op they compute in f32 and round once.
+// the loss, an activation's derivative), and the two reductions over rows
+// that weight and vector gradients need. Like every coda op they compute in f32 and round once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -137,26 +137,6 @@ def Coda_ActivationGradOp : Coda_Op<"activation_grad"> {
                        Coda_StrEnumAttr<["silu", "relu", "sigmoid", "tanh",
                                          "gelu", "gelu_tanh"], "silu">:$activation);
   let results = (outs Coda_Matrix:$result);
-  let hasVerifier = 1;
-}
-
-def Coda_SwiGLUGradOp : Coda_Op<"swiglu_grad"> {
-  let summary = "the gradients of coda.swiglu";
-  let description = [{
-    For `y = silu(gate) · up` and its cotangent `dy`:
-    `dgate = dy · up · silu'(gate)` and `dup = dy · silu(gate)`.
-
-    Constraints:
-    * (swiglu_grad_c1) `up`, `dy` and both results have the type of `gate`.
-
-    ```mlir
-    %dg, %du = coda.swiglu_grad %g, %u, %dy
-        : (tensor<?x8192xbf16>, tensor<?x8192xbf16>, tensor<?x8192xbf16>)
-        -> (tensor<?x8192xbf16>, tensor<?x8192xbf16>)
-    ```
-  }];
-  let arguments = (ins Coda_Matrix:$gate, Coda_Matrix:$up, Coda_Matrix:$dy);
-  let results = (outs Coda_Matrix:$dgate, Coda_Matrix:$dup);
   let hasVerifier = 1;
 }
 

@@ -130,11 +130,13 @@ def CodaGenerateBackwardPass
 
     Both carry `coda.saved`, the number of saved values. The gradients are
     graph-level ops, so the fusion pipeline and the CPU reference path take
-    them as they take the forward: norm, SwiGLU, activation and loss
-    gradients are ops of their own (`coda.rms_norm_grad`, ...), weight and
-    vector gradients reduce over rows (`coda.transposed_matmul`,
-    `coda.sum_rows`), RoPE's is the inverse rotation, and the gradient of a
-    value with several users is the sum of their contributions.
+    them as they take the forward: norm, activation and loss gradients are
+    ops of their own (`coda.rms_norm_grad`, ...), SwiGLU's is elementwise
+    (`coda.swiglu` of the gate and the cotangent, `coda.mul`,
+    `coda.activation_grad`), weight and vector
+    gradients reduce over rows (`coda.transposed_matmul`, `coda.sum_rows`),
+    RoPE's is the inverse rotation, and the gradient of a value with several
+    users is the sum of their contributions.
 
     A function the pass cannot differentiate is reported at the op at
     fault: attention (a boundary whose backward the caller provides), ops of

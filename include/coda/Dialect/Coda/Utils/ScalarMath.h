@@ -26,9 +26,6 @@ bool hasScalarForm(Operation *op);
 Value buildElementwiseScalar(OpBuilder &builder, Location loc, Operation *op,
                              ValueRange args);
 
-/// Builds silu(x) = x · sigmoid(x).
-Value buildSiLUScalar(OpBuilder &builder, Location loc, Value x);
-
 /// Builds f'(x) for the activation `activation` names, as
 /// `coda.activation_grad` defines it ("silu", "relu", "sigmoid", "tanh",
 /// "gelu", "gelu_tanh").
