@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on a fresh machine: install, build, then compile the bundled
 # Llama-3-1B block into GEMM-epilogue programs, print what was fused, check
-# on the CPU that the fused program computes the same function, and (with
+# on the CPU that the fused program computes the same function, derive its
+# backward and check its gradients on the CPU, and (with
 # the CUDA toolkit at CUDA_ROOT, default /usr/local/cuda) generate its
 # sm_90a kernels and launch plan into build/example/.
 # Usage: scripts/run-example.sh [FILE.mlir [ENTRY]]
@@ -24,6 +25,18 @@ echo
 echo "== CPU check: fused vs unfused, 37 rows, seed 1"
 "$build/bin/coda-run" "$example" --entry "$entry" --rows 37 --seed 1 \
   --compare-with-unfused
+
+echo
+echo "== training: the backward (coda-generate-backward), checked on the CPU"
+# Whole-function report of the derived backward; the first lines say how
+# many kernels it takes before and after fusion.
+"$build/bin/coda-opt" "$example" --coda-generate-backward \
+    --coda-fusion-report="pipeline=coda-fuse-pipeline" -o /dev/null |
+  awk '/^fusion report for @'"$entry"'_backward/{on=1} on&&/^fusion report for @/&&!/_backward/{on=0} on' |
+  sed -n '1,3p'
+# About a minute on one core for the canonical block.
+"$build/bin/coda-run" "$example" --entry "$entry" --rows 9 --seed 1 \
+  --check-gradients
 
 cuda="${CUDA_ROOT:-/usr/local/cuda}"
 if [[ -d "$cuda" ]]; then
