@@ -318,8 +318,22 @@ def ref_dgrad_swiglu_grad(a, w, up, gate):
     return list(zip(ref, eager))
 
 
+def ref_add(a, b):
+    return [(a.double() + b.double(), a + b)]
+
+
+def ref_swiglu(g, u):
+    return [(torch.nn.functional.silu(g.double()) * u.double(),
+             torch.nn.functional.silu(g) * u)]
+
+
+def ref_add_outer(x, col, v):
+    return [(x.double() + col.double() * v.double(), x + col * v)]
+
+
 CHECKS = {
     "plain": {"gemm0": ref_plain},
+    "maps": {"map0": ref_add, "map1": ref_swiglu, "map2": ref_add_outer},
     "dgrad_swiglu_grad": {"gemm0": ref_dgrad_swiglu_grad},
     "wgrad": {"gemm0": ref_wgrad},
     "dgrad": {"gemm0": ref_dgrad},

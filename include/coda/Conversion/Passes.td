@@ -59,7 +59,8 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
     `sm_90a` named `<function>_gemm<i>` (shaped by the op's `coda.plan`
     from coda-plan-kernels when it has one, by this pass's options
     otherwise), and for every
-    `coda.reduce_partials` one named `<function>_reduce<i>`, into one
+    `coda.reduce_partials` one named `<function>_reduce<i>` (and for the
+    other kernel ops below, theirs), into one
     `gpu.module @coda_kernels`, and records each kernel on its op as
     `coda.kernel`.
 
@@ -90,6 +91,13 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
     ceil(N / 128) partials into the sum or rstd, or combines sums and
     centered sums of squares into the mean and rstd (kind "mean_rstd").
     Arguments: M as i32, the partials, the results. Grid: ceil(M / 128),
+    block: 128 threads.
+
+    An elementwise map left outside every epilogue (an op with a scalar
+    form on `[M, N]`, `[N]` and `[M, 1]` operands: a residual sum of the
+    backward, a recomputed SwiGLU) gets a kernel `<function>_map<i>`: one
+    CTA per row, 128 threads striding over the columns, f32 math and one
+    rounding. Arguments: M as i32, the operands, the result. Grid: M,
     block: 128 threads.
 
     A `coda.norm_statistics` (a norm no GEMM produces) becomes

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ElementwiseKernel.h"
 #include "GemmKernel.h"
 #include "ReduceKernel.h"
 #include "StatisticsKernel.h"
@@ -49,12 +50,14 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
   };
   auto it = plans.find(op);
   if (it == plans.end()) {
-    // A thread per row (reductions) or a warp per row (statistics).
+    // A thread per row (reductions), a warp per row (statistics) or a CTA
+    // per row (elementwise maps).
     add("block", 128);
     fields.push_back(
         builder.getNamedAttr("persistent", builder.getBoolAttr(false)));
-    add("rows_per_tile",
-        isa<NormStatisticsOp>(op) ? kStatisticsRowsPerBlock : 128);
+    add("rows_per_tile", isa<NormStatisticsOp>(op) ? kStatisticsRowsPerBlock
+                         : isa<ReducePartialsOp>(op) ? 128
+                                                     : kElementwiseRowsPerBlock);
     add("shared_bytes", 0);
     add("tiles_n", 1);
     return builder.getDictionaryAttr(fields);
@@ -110,13 +113,14 @@ struct ConvertCodaToGPUPass
         if (isa<GemmOp, ReducePartialsOp, NormStatisticsOp, AttentionOp,
                 func::ReturnOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
                 op) ||
-            !isa<CodaDialect>(op.getDialect()))
+            !isa<CodaDialect>(op.getDialect()) || isElementwiseKernelOp(&op))
           continue;
         op.emitError("'")
             << op.getName()
             << "' outside a GEMM epilogue has no GPU kernel yet; the "
-               "generator runs coda.gemm, coda.reduce_partials and "
-               "coda.norm_statistics, and leaves coda.attention to the caller";
+               "generator runs coda.gemm, coda.reduce_partials, "
+               "coda.norm_statistics and elementwise maps, and leaves "
+               "coda.attention to the caller";
         supported = false;
       }
       func.walk([&](Operation *op) {
@@ -135,6 +139,8 @@ struct ConvertCodaToGPUPass
           kernelOps.push_back(op);
         } else if (auto statistics = dyn_cast<NormStatisticsOp>(op)) {
           supported &= succeeded(checkStatisticsKernelSupport(statistics));
+          kernelOps.push_back(op);
+        } else if (isElementwiseKernelOp(op)) {
           kernelOps.push_back(op);
         } else if (auto reduce = dyn_cast<ReducePartialsOp>(op)) {
           FailureOr<int64_t> count = checkReduceKernelSupport(reduce);
@@ -174,7 +180,7 @@ struct ConvertCodaToGPUPass
                                       MemRefLayoutAttrInterface(), workgroup)),
         Attribute(), UnitAttr(), builder.getI64IntegerAttr(1024));
     for (auto &[func, kernelOps] : work) {
-      unsigned gemms = 0, reductions = 0, norms = 0;
+      unsigned gemms = 0, reductions = 0, norms = 0, maps = 0;
       for (Operation *op : kernelOps) {
         std::string kernelName = func.getSymName().str();
         if (auto gemm = dyn_cast<GemmOp>(op)) {
@@ -183,6 +189,9 @@ struct ConvertCodaToGPUPass
         } else if (auto statistics = dyn_cast<NormStatisticsOp>(op)) {
           kernelName += "_norm" + std::to_string(norms++);
           emitStatisticsKernel(builder, statistics, kernelName);
+        } else if (isElementwiseKernelOp(op)) {
+          kernelName += "_map" + std::to_string(maps++);
+          emitElementwiseKernel(builder, op, kernelName);
         } else {
           kernelName += "_reduce" + std::to_string(reductions++);
           emitReduceKernel(builder, cast<ReducePartialsOp>(op), kernelName,

@@ -228,10 +228,11 @@ func.func @odd_statistics(%x: tensor<?x63xbf16>, %g: tensor<63xbf16>) -> (tensor
 
 // -----
 
-// An op left outside every epilogue has no kernel.
-func.func @lone_activation(%x: tensor<?x64xbf16>) -> tensor<?x64xbf16> {
-  // expected-error @+1 {{'coda.silu' outside a GEMM epilogue has no GPU kernel yet; the generator runs coda.gemm, coda.reduce_partials and coda.norm_statistics, and leaves coda.attention to the caller}}
-  %y = coda.silu %x : (tensor<?x64xbf16>) -> tensor<?x64xbf16>
+// An op left outside every epilogue that is no elementwise map has no
+// kernel.
+func.func @lone_rope(%x: tensor<?x64xbf16>, %c: tensor<?x32xf32>, %s: tensor<?x32xf32>) -> tensor<?x64xbf16> {
+  // expected-error @+1 {{'coda.rope' outside a GEMM epilogue has no GPU kernel yet; the generator runs coda.gemm, coda.reduce_partials, coda.norm_statistics and elementwise maps, and leaves coda.attention to the caller}}
+  %y = coda.rope %x, %c, %s {head_dim = 64 : i64} : (tensor<?x64xbf16>, tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x64xbf16>
   return %y : tensor<?x64xbf16>
 }
 

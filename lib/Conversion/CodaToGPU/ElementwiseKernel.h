@@ -1,0 +1,33 @@
+//===- ElementwiseKernel.h - standalone elementwise kernels -----*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CODA_LIB_CONVERSION_CODATOGPU_ELEMENTWISEKERNEL_H
+#define CODA_LIB_CONVERSION_CODATOGPU_ELEMENTWISEKERNEL_H
+
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+
+namespace mlir::coda {
+
+/// Returns true for the ops an elementwise kernel runs: those with a scalar
+/// form (ScalarMath.h) outside a GEMM epilogue, whose every operand is
+/// `[M, N]`, a per-column `[N]` or a per-row `[M, 1]` tensor of 16- or
+/// 32-bit floats.
+bool isElementwiseKernelOp(Operation *op);
+
+/// Rows of the output each CTA of an elementwise kernel computes.
+constexpr int64_t kElementwiseRowsPerBlock = 1;
+
+/// Emits the kernel of `op` as a `gpu.func` named `name` at the builder's
+/// insertion point: CTA r computes output row r, its 128 threads striding
+/// over the columns, each element from its operands' elements (broadcast
+/// as the op broadcasts them) in f32, rounded once to the result's type.
+/// Arguments: the row count M as i32, the operands, the result, as
+/// pointers. Grid: M CTAs, block: 128 threads.
+void emitElementwiseKernel(OpBuilder &builder, Operation *op, StringRef name);
+
+} // namespace mlir::coda
+
+#endif // CODA_LIB_CONVERSION_CODATOGPU_ELEMENTWISEKERNEL_H
