@@ -22,8 +22,10 @@ constexpr int64_t kElementwiseRowsPerBlock = 1;
 
 /// Emits the kernel of `op` as a `gpu.func` named `name` at the builder's
 /// insertion point: CTA r computes output row r, its 128 threads striding
-/// over the columns, each element from its operands' elements (broadcast
-/// as the op broadcasts them) in f32, rounded once to the result's type.
+/// over the columns 16 bytes at a time (one element at a time when a row is
+/// not a whole number of 16-byte groups), each element from its operands'
+/// elements (broadcast as the op broadcasts them) in f32, rounded once to
+/// the result's type.
 /// Arguments: the row count M as i32, the operands, the result, as
 /// pointers. Grid: M CTAs, block: 128 threads.
 void emitElementwiseKernel(OpBuilder &builder, Operation *op, StringRef name);

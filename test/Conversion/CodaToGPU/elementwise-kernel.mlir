@@ -5,9 +5,12 @@
 // REQUIRES: ptxas
 
 // Elementwise maps that no GEMM takes run as kernels of their own: CTA r
-// computes row r, its 128 threads striding over the columns; operands are
-// read by position ([M, N]), by column ([N]) or by row ([M, 1]), widened to
-// f32, and the result rounded once.
+// computes row r, its 128 threads striding over the columns 16 bytes at a
+// time (here 4 f32 for the 200-column rank-one update; one element for the
+// 2050-column bf16 sum, whose rows are no whole number of 16-byte groups);
+// operands are read by position ([M, N]), by column ([N]) or by row
+// ([M, 1], one element for all lanes), widened to f32, and the result
+// rounded once.
 // CHECK-LABEL: func.func @maps
 //       CHECK:   coda.add {{.*}}coda.kernel = @coda_kernels::@maps_map0, coda.launch = {block = 128 : i64, persistent = false, rows_per_tile = 1 : i64, shared_bytes = 0 : i64, tiles_n = 1 : i64}
 //       CHECK:   coda.add_outer {{.*}}coda.kernel = @coda_kernels::@maps_map1
@@ -21,9 +24,12 @@
 //       CHECK:     llvm.store {{.*}} : bf16, !llvm.ptr
 //       CHECK: gpu.func @maps_map1(
 //       CHECK:   scf.for
+//       CHECK:     llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr -> vector<4xf32>
+//       CHECK:     llvm.load {{.*}} : !llvm.ptr -> f32
+//       CHECK:     llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr -> vector<4xf32>
 //       CHECK:     arith.mulf
 //       CHECK:     arith.addf
-//       CHECK:     llvm.store {{.*}} : f32, !llvm.ptr
+//       CHECK:     llvm.store {{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr
 // PLAN: maps_map0 -1 1 128 1 False ['rows', 'buffer', 'buffer', 'buffer']
 // PLAN: maps_map1 -1 1 128 1 False ['rows', 'buffer', 'buffer', 'buffer', 'buffer']
 func.func @maps(%a: tensor<?x2050xbf16>, %b: tensor<?x2050xbf16>,
