@@ -106,11 +106,7 @@ struct LowerRMSNormGrad : public CodaLoweringPattern<RMSNormGradOp> {
     Value x = adaptor.getX(), gamma = adaptor.getGamma(), dy = adaptor.getDy();
     int64_t width = op.getX().getType().getDimSize(1);
     double epsilon = op.getEpsilon().convertToDouble();
-    Value sumSquares =
-        buildRowReduction(rewriter, loc, x, {}, computeType, ReductionKind::Sum,
-                          [](OpBuilder &b, Location l, ValueRange args) {
-                            return square(b, l, args[0]);
-                          });
+    Value sumSquares = buildRowSumSquares(rewriter, loc, x, computeType);
     auto rstd = [&](OpBuilder &b, Location l, Value sum) {
       return inverseRootMean(b, l, sum, width, epsilon);
     };

@@ -61,6 +61,14 @@ Value mlir::coda::buildRowLogSumExp(OpBuilder &builder, Location loc, Value x,
       });
 }
 
+Value mlir::coda::buildRowSumSquares(OpBuilder &builder, Location loc, Value x,
+                                     Type computeType) {
+  return buildRowReduction(builder, loc, x, {}, computeType, ReductionKind::Sum,
+                           [](OpBuilder &b, Location l, ValueRange args) {
+                             return square(b, l, args[0]);
+                           });
+}
+
 std::pair<Value, Value> mlir::coda::buildRowMoments(OpBuilder &builder,
                                                     Location loc, Value x,
                                                     int64_t width,

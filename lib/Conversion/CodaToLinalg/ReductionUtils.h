@@ -40,6 +40,10 @@ Value buildLogSumExp(OpBuilder &builder, Location loc, Type computeType,
 Value buildRowLogSumExp(OpBuilder &builder, Location loc, Value x,
                         Type computeType);
 
+/// Returns the row sums of squares of `x` as `[M]`, the RMSNorm statistic.
+Value buildRowSumSquares(OpBuilder &builder, Location loc, Value x,
+                         Type computeType);
+
 /// Returns the row sums of `x` and the row sums of squares about the mean
 /// (two passes, as PyTorch computes the variance), both `[M]`.
 std::pair<Value, Value> buildRowMoments(OpBuilder &builder, Location loc,

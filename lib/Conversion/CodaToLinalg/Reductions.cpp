@@ -103,11 +103,7 @@ struct LowerRMSNorm : public CodaLoweringPattern<RMSNormOp> {
     Value x = adaptor.getX();
     int64_t width = op.getType().getDimSize(1);
     double epsilon = op.getEpsilon().convertToDouble();
-    Value sumSquares =
-        buildRowReduction(rewriter, loc, x, {}, computeType, ReductionKind::Sum,
-                          [](OpBuilder &b, Location l, ValueRange args) {
-                            return square(b, l, args[0]);
-                          });
+    Value sumSquares = buildRowSumSquares(rewriter, loc, x, computeType);
     Value result = buildElementwise(
         rewriter, loc, convert(op.getType()),
         {x, sumSquares, adaptor.getGamma()}, getNormMaps(getContext(), 1, 1, 1),
@@ -583,11 +579,7 @@ struct LowerNormStatistics : public CodaLoweringPattern<NormStatisticsOp> {
             return mean(b, l, args[0]);
           }));
     } else {
-      Value sumSquares = buildRowReduction(
-          rewriter, loc, x, {}, computeType, ReductionKind::Sum,
-          [](OpBuilder &b, Location l, ValueRange args) {
-            return square(b, l, args[0]);
-          });
+      Value sumSquares = buildRowSumSquares(rewriter, loc, x, computeType);
       statistics.push_back(buildElementwise(
           rewriter, loc, rowType, sumSquares, rowMap, computeType, sumSquares,
           [&](OpBuilder &b, Location l, ValueRange args) {
