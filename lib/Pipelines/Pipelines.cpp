@@ -94,8 +94,9 @@ void mlir::coda::buildCodaLowerToNVVMPipeline(OpPassManager &pm) {
 void mlir::coda::buildCodaToPTXPipeline(
     OpPassManager &pm, const CodaToPTXPipelineOptions &options) {
   buildCodaFusePipeline(pm.nest<func::FuncOp>(), CodaFusePipelineOptions());
-  pm.addPass(createCodaPlanKernelsPass(
-      {options.stages, options.schedule.getValue()}));
+  pm.addNestedPass<func::FuncOp>(createCodaSplitNormGradientsPass());
+  pm.addPass(
+      createCodaPlanKernelsPass({options.stages, options.schedule.getValue()}));
   pm.addPass(createConvertCodaToGPUPass());
   buildCodaLowerToNVVMPipeline(pm);
 }

@@ -138,6 +138,29 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def CodaSplitNormGradientsPass
+    : Pass<"coda-split-norm-gradients", "::mlir::func::FuncOp"> {
+  let summary = "turn norm gradients into a row kernel and a sum of partials";
+  let description = [{
+    Rewrites every `coda.rms_norm_grad` for the GPU into
+    `coda.rms_norm_grad_partials`, which a row kernel computes (dx, and the
+    sums of dgamma over blocks of rows), and `coda.sum_rows` of those
+    partials. When dx's only user is a residual sum `coda.add` whose other
+    operand exists before the gradient, the sum is made by the row kernel
+    too, so the residual stream's gradient is accumulated where dx is
+    computed instead of in an elementwise kernel of its own.
+
+    ```mlir
+    %dx, %dg = coda.rms_norm_grad %x, %g, %dy {epsilon = 1.0e-05 : f32} : ...
+    %d = coda.add %dres, %dx : ...
+    // becomes
+    %p, %d = coda.rms_norm_grad_partials %x, %g, %dy, %dres
+        {epsilon = 1.0e-05 : f32} : ... -> (tensor<264x2048xf32>, ...)
+    %dg = coda.sum_rows %p : (tensor<264x2048xf32>) -> tensor<2048xbf16>
+    ```
+  }];
+}
+
 def CodaPlanKernelsPass : Pass<"coda-plan-kernels", "::mlir::ModuleOp"> {
   let summary = "choose each GEMM kernel's schedule, ring and tile";
   let description = [{

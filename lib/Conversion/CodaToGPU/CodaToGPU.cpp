@@ -6,6 +6,7 @@
 
 #include "ElementwiseKernel.h"
 #include "GemmKernel.h"
+#include "NormKernels.h"
 #include "ReduceKernel.h"
 #include "StatisticsKernel.h"
 #include "coda/Conversion/Passes.h"
@@ -50,16 +51,32 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
   };
   auto it = plans.find(op);
   if (it == plans.end()) {
-    // A thread per row (reductions), a warp per row (statistics) or a CTA
-    // per row (elementwise maps).
-    add("block", 128);
+    // A thread per row (reductions), a warp per row (statistics, norms),
+    // a warp per block of rows (norm gradients: the grid is the partials'
+    // rows), a CTA per row (elementwise maps) or per 32 columns of all rows
+    // (sums over the rows).
+    int64_t block = 128, rowsPerTile = kElementwiseRowsPerBlock, tilesN = 1;
+    if (isa<NormStatisticsOp>(op)) {
+      rowsPerTile = kStatisticsRowsPerBlock;
+    } else if (isa<ReducePartialsOp>(op)) {
+      rowsPerTile = 128;
+    } else if (isa<RMSNormOp>(op)) {
+      rowsPerTile = kNormRowsPerBlock;
+    } else if (isa<RMSNormGradPartialsOp>(op)) {
+      block = 32;
+      rowsPerTile = 1;
+    } else if (auto sum = dyn_cast<SumRowsOp>(op)) {
+      auto type = cast<RankedTensorType>(sum.getX().getType());
+      block = kSumRowsThreads;
+      rowsPerTile = type.getDimSize(0);
+      tilesN = llvm::divideCeil(type.getDimSize(1), kSumRowsColumns);
+    }
+    add("block", block);
     fields.push_back(
         builder.getNamedAttr("persistent", builder.getBoolAttr(false)));
-    add("rows_per_tile", isa<NormStatisticsOp>(op) ? kStatisticsRowsPerBlock
-                         : isa<ReducePartialsOp>(op) ? 128
-                                                     : kElementwiseRowsPerBlock);
+    add("rows_per_tile", rowsPerTile);
     add("shared_bytes", 0);
-    add("tiles_n", 1);
+    add("tiles_n", tilesN);
     return builder.getDictionaryAttr(fields);
   }
   const GemmKernelPlan &plan = it->second;
@@ -113,13 +130,16 @@ struct ConvertCodaToGPUPass
         if (isa<GemmOp, ReducePartialsOp, NormStatisticsOp, AttentionOp,
                 func::ReturnOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
                 op) ||
-            !isa<CodaDialect>(op.getDialect()) || isElementwiseKernelOp(&op))
+            !isa<CodaDialect>(op.getDialect()) || isElementwiseKernelOp(&op) ||
+            isNormKernelOp(&op))
           continue;
         op.emitError("'")
             << op.getName()
             << "' outside a GEMM epilogue has no GPU kernel yet; the "
                "generator runs coda.gemm, coda.reduce_partials, "
-               "coda.norm_statistics and elementwise maps, and leaves "
+               "coda.norm_statistics, coda.rms_norm, "
+               "coda.rms_norm_grad_partials, coda.sum_rows, elementwise maps, "
+               "slices, concats and \"half\" RoPE, and leaves "
                "coda.attention to the caller";
         supported = false;
       }
@@ -141,6 +161,9 @@ struct ConvertCodaToGPUPass
           supported &= succeeded(checkStatisticsKernelSupport(statistics));
           kernelOps.push_back(op);
         } else if (isElementwiseKernelOp(op)) {
+          kernelOps.push_back(op);
+        } else if (isNormKernelOp(op)) {
+          supported &= succeeded(checkNormKernelSupport(op));
           kernelOps.push_back(op);
         } else if (auto reduce = dyn_cast<ReducePartialsOp>(op)) {
           FailureOr<int64_t> count = checkReduceKernelSupport(reduce);
@@ -180,7 +203,7 @@ struct ConvertCodaToGPUPass
                                       MemRefLayoutAttrInterface(), workgroup)),
         Attribute(), UnitAttr(), builder.getI64IntegerAttr(1024));
     for (auto &[func, kernelOps] : work) {
-      unsigned gemms = 0, reductions = 0, norms = 0, maps = 0;
+      unsigned gemms = 0, reductions = 0, norms = 0, maps = 0, rowKernels = 0;
       for (Operation *op : kernelOps) {
         std::string kernelName = func.getSymName().str();
         if (auto gemm = dyn_cast<GemmOp>(op)) {
@@ -189,6 +212,9 @@ struct ConvertCodaToGPUPass
         } else if (auto statistics = dyn_cast<NormStatisticsOp>(op)) {
           kernelName += "_norm" + std::to_string(norms++);
           emitStatisticsKernel(builder, statistics, kernelName);
+        } else if (isNormKernelOp(op)) {
+          kernelName += "_rows" + std::to_string(rowKernels++);
+          emitNormKernel(builder, op, kernelName);
         } else if (isElementwiseKernelOp(op)) {
           kernelName += "_map" + std::to_string(maps++);
           emitElementwiseKernel(builder, op, kernelName);

@@ -11,10 +11,11 @@
 
 namespace mlir::coda {
 
-/// Returns true for the ops an elementwise kernel runs: those with a scalar
-/// form (ScalarMath.h) outside a GEMM epilogue, whose every operand is
+/// Returns true for the ops an elementwise kernel runs outside a GEMM
+/// epilogue: those with a scalar form (ScalarMath.h), whose every operand is
 /// `[M, N]`, a per-column `[N]` or a per-row `[M, 1]` tensor of 16- or
-/// 32-bit floats.
+/// 32-bit floats, and the column maps of one row: slices, concats and
+/// "half" RoPE.
 bool isElementwiseKernelOp(Operation *op);
 
 /// Rows of the output each CTA of an elementwise kernel computes.
@@ -22,11 +23,13 @@ constexpr int64_t kElementwiseRowsPerBlock = 1;
 
 /// Emits the kernel of `op` as a `gpu.func` named `name` at the builder's
 /// insertion point: CTA r computes output row r, its 128 threads striding
-/// over the columns 16 bytes at a time (one element at a time when a row is
-/// not a whole number of 16-byte groups), each element from its operands'
-/// elements (broadcast as the op broadcasts them) in f32, rounded once to
-/// the result's type.
-/// Arguments: the row count M as i32, the operands, the result, as
+/// over the columns 16 bytes at a time (one element at a time when a row,
+/// a slice's offset or half a RoPE head is not a whole number of 16-byte
+/// groups), each element from its operands' elements (broadcast as the op
+/// broadcasts them; a slice's source at the shifted column; the concat
+/// piece's input, one loop per piece; RoPE's element, its partner half a
+/// head away and the row's tables) in f32, rounded once to the result's
+/// type. Arguments: the row count M as i32, the operands, the result, as
 /// pointers. Grid: M CTAs, block: 128 threads.
 void emitElementwiseKernel(OpBuilder &builder, Operation *op, StringRef name);
 

@@ -18,12 +18,14 @@
 //                 "rows": -1}]}
 //
 // A kernel runs over `rows` rows: -1 for the function's row count M, else
-// a static count (a GEMM over a [1, K] operand, or a weight gradient's
-// static output rows). With R those rows, a persistent kernel's grid is
+// a static count (a GEMM over a [1, K] operand, a weight gradient's static
+// output rows, the blocks of a norm gradient's partials, the partials a
+// sum over rows adds). With R those rows, a persistent kernel's grid is
 // (min(ceil(R / rows_per_tile) x tiles_n, SMs), 1, 1), any other's
 // (ceil(R / rows_per_tile), tiles_n, 1); with R = 0 nothing is launched.
 // A `{"rows": ...}` argument is its own count as an i32, -1 for M: the rows
-// a GEMM tiles, or those a weight gradient reduces over. A workspace of
+// a kernel reads, which a weight gradient and a norm gradient's partials
+// reduce over. A workspace of
 // partials has shape [-1, tiles_n]. An op no kernel runs (attention) is a step
 // {"boundary": op name, "operands": [...], "results": [...]} for the caller.
 //
@@ -114,17 +116,23 @@ static llvm::json::Object planFunction(func::FuncOp func) {
           shape[1] = cast<IntegerAttr>(launch.get("tiles_n")).getInt();
       }
 
-    // The rows the kernel's tiles cover (its first result's; its first
-    // operand's when it has none), and the rows its `rows` argument passes
-    // (its first operand's, which a weight gradient reduces over); -1 for M.
+    // The rows the kernel's grid covers (its first result's when that is a
+    // matrix, else its first operand's), and the rows its `rows` argument
+    // passes (its first matrix operand's: those a weight gradient or a
+    // norm gradient's partials reduce over); -1 for M.
     auto rowsOf = [](Value value) -> int64_t {
       int64_t rows = cast<RankedTensorType>(value.getType()).getDimSize(0);
       return ShapedType::isDynamic(rows) ? -1 : rows;
     };
-    int64_t operandRows = rowsOf(op.getOperand(0));
-    int64_t rowCount = op.getNumResults() && isa<GemmOp>(op)
+    auto isMatrix = [](Value value) {
+      return cast<RankedTensorType>(value.getType()).getRank() == 2;
+    };
+    auto matrixOperands = llvm::make_filter_range(op.getOperands(), isMatrix);
+    int64_t operandRows = rowsOf(
+        matrixOperands.empty() ? op.getOperand(0) : *matrixOperands.begin());
+    int64_t rowCount = op.getNumResults() && isMatrix(op.getResult(0))
                            ? rowsOf(op.getResult(0))
-                           : operandRows;
+                           : rowsOf(op.getOperand(0));
     llvm::json::Array arguments;
     auto bufferOf = [&](Value value) {
       return llvm::json::Object{{"buffer", names.lookup(value)}};
@@ -143,7 +151,7 @@ static llvm::json::Object planFunction(func::FuncOp func) {
       for (Value input : gemm.getInputs())
         arguments.push_back(bufferOf(input));
     } else {
-      arguments.push_back(llvm::json::Object{{"rows", rowCount}});
+      arguments.push_back(llvm::json::Object{{"rows", operandRows}});
       for (Value operand : op.getOperands())
         arguments.push_back(bufferOf(operand));
     }

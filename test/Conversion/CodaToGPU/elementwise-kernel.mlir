@@ -1,6 +1,7 @@
 // RUN: coda-opt %s --convert-coda-to-gpu | FileCheck %s
+// RUN: coda-opt %s --convert-coda-to-gpu | FileCheck %s --check-prefix=COLUMNS
 // RUN: coda-translate --coda-to-ptx %s -o %t.ptx
-// RUN: %python -c "import json, sys; [print(k['name'], k['rows'], k['rows_per_tile'], k['block'], k['tiles_n'], k['persistent'], [list(a)[0] for a in k['arguments']]) for k in json.load(open(sys.argv[1]))['functions'][0]['kernels']]" %t.plan.json | FileCheck %s --check-prefix=PLAN
+// RUN: %python -c "import json, sys; [print(k['name'], k['rows'], k['rows_per_tile'], k['block'], k['tiles_n'], k['persistent'], [list(a)[0] for a in k['arguments']]) for f in json.load(open(sys.argv[1]))['functions'] for k in f['kernels']]" %t.plan.json | FileCheck %s --check-prefix=PLAN
 // RUN: %ptxas -arch=sm_90a %t.ptx -o /dev/null
 // REQUIRES: ptxas
 
@@ -38,4 +39,42 @@ func.func @maps(%a: tensor<?x2050xbf16>, %b: tensor<?x2050xbf16>,
   %s = coda.add %a, %b : (tensor<?x2050xbf16>, tensor<?x2050xbf16>) -> tensor<?x2050xbf16>
   %o = coda.add_outer %x, %col, %v : (tensor<?x200xf32>, tensor<?x1xf32>, tensor<200xf32>) -> tensor<?x200xf32>
   return %s, %o : tensor<?x2050xbf16>, tensor<?x200xf32>
+}
+
+// The column maps around a cotangent's inverse RoPE. A slice reads its
+// source at the shifted column; a concat has a loop per piece, each reading
+// its input at the piece's columns; a "half" RoPE reads each group, its
+// partner half a head away (ahead in a head's first half, behind in the
+// second, negated there) and the row's tables, 16 bytes of the widest
+// element (f32 tables: 4 lanes) at a time.
+// COLUMNS-LABEL: func.func @columns
+//       COLUMNS:   coda.slice {{.*}}coda.kernel = @coda_kernels::@columns_map0
+//       COLUMNS:   coda.rope {{.*}}coda.kernel = @coda_kernels::@columns_map1
+//       COLUMNS:   coda.slice {{.*}}coda.kernel = @coda_kernels::@columns_map2
+//       COLUMNS:   coda.concat {{.*}}coda.kernel = @coda_kernels::@columns_map3
+//       COLUMNS: gpu.func @columns_map1(
+//       COLUMNS:   arith.remui %{{.+}}, %c64
+//       COLUMNS:   arith.cmpi ult, %{{.+}}, %c32
+//       COLUMNS:   arith.select
+//       COLUMNS:   llvm.load {{.*}} {alignment = 8 : i64} : !llvm.ptr -> vector<4xbf16>
+//       COLUMNS:   llvm.load {{.*}} {alignment = 8 : i64} : !llvm.ptr -> vector<4xbf16>
+//       COLUMNS:   llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr -> vector<4xf32>
+//       COLUMNS:   llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr -> vector<4xf32>
+//       COLUMNS:   arith.negf
+//       COLUMNS:   llvm.store {{.*}} {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr
+//       COLUMNS: gpu.func @columns_map2(
+//       COLUMNS:   arith.addi %{{.+}}, %c256
+//       COLUMNS:   llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr -> vector<8xbf16>
+//       COLUMNS: gpu.func @columns_map3(
+//       COLUMNS:   scf.for %{{.+}} = %{{.+}} to %c256
+//       COLUMNS:   scf.for %{{.+}} = %{{.+}} to %c384
+// PLAN: columns_map0 -1 1 128 1 False ['rows', 'buffer', 'buffer']
+// PLAN: columns_map1 -1 1 128 1 False ['rows', 'buffer', 'buffer', 'buffer', 'buffer']
+// PLAN: columns_map3 -1 1 128 1 False ['rows', 'buffer', 'buffer', 'buffer']
+func.func @columns(%x: tensor<?x384xbf16>, %cos: tensor<?x32xf32>, %sin: tensor<?x32xf32>) -> tensor<?x384xbf16> {
+  %a = coda.slice %x {offset = 0 : i64, size = 256 : i64} : (tensor<?x384xbf16>) -> tensor<?x256xbf16>
+  %r = coda.rope %a, %cos, %sin {head_dim = 64 : i64} : (tensor<?x256xbf16>, tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x256xbf16>
+  %b = coda.slice %x {offset = 256 : i64, size = 128 : i64} : (tensor<?x384xbf16>) -> tensor<?x128xbf16>
+  %y = coda.concat %r, %b : (tensor<?x256xbf16>, tensor<?x128xbf16>) -> tensor<?x384xbf16>
+  return %y : tensor<?x384xbf16>
 }

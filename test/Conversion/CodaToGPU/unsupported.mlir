@@ -229,10 +229,10 @@ func.func @odd_statistics(%x: tensor<?x63xbf16>, %g: tensor<63xbf16>) -> (tensor
 // -----
 
 // An op left outside every epilogue that is no elementwise map has no
-// kernel.
+// kernel: an interleaved RoPE, whose pairs are adjacent columns.
 func.func @lone_rope(%x: tensor<?x64xbf16>, %c: tensor<?x32xf32>, %s: tensor<?x32xf32>) -> tensor<?x64xbf16> {
-  // expected-error @+1 {{'coda.rope' outside a GEMM epilogue has no GPU kernel yet; the generator runs coda.gemm, coda.reduce_partials, coda.norm_statistics and elementwise maps, and leaves coda.attention to the caller}}
-  %y = coda.rope %x, %c, %s {head_dim = 64 : i64} : (tensor<?x64xbf16>, tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x64xbf16>
+  // expected-error @+1 {{'coda.rope' outside a GEMM epilogue has no GPU kernel yet; the generator runs coda.gemm, coda.reduce_partials, coda.norm_statistics, coda.rms_norm, coda.rms_norm_grad_partials, coda.sum_rows, elementwise maps, slices, concats and "half" RoPE, and leaves coda.attention to the caller}}
+  %y = coda.rope %x, %c, %s {head_dim = 64 : i64, style = "interleaved"} : (tensor<?x64xbf16>, tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x64xbf16>
   return %y : tensor<?x64xbf16>
 }
 
@@ -261,4 +261,23 @@ func.func @lm_head(%h: tensor<?x64xbf16>, %w: tensor<256x64xbf16>, %t: tensor<?x
     coda.yield %l, %g : tensor<?x?xf32>, tensor<?x?xf32>
   }
   return %p#0, %p#1 : tensor<?x?xf32>, tensor<?x?xf32>
+}
+
+// -----
+
+// The sum over rows takes the static partials of a norm gradient, not all
+// M rows of a tensor (a bias gradient).
+func.func @sum_all_rows(%x: tensor<?x256xbf16>) -> tensor<256xbf16> {
+  // expected-error @+1 {{the sum_rows kernel sums a static number of rows (the partials of a norm gradient); this one sums the M rows of 'tensor<?x256xbf16>'}}
+  %s = coda.sum_rows %x : (tensor<?x256xbf16>) -> tensor<256xbf16>
+  return %s : tensor<256xbf16>
+}
+
+// -----
+
+// A norm kernel's warp takes whole 16-byte groups of its row.
+func.func @norm_columns(%x: tensor<?x100xbf16>, %g: tensor<100xbf16>) -> tensor<?x100xbf16> {
+  // expected-error @+1 {{the norm kernels give each lane of a row's warp 16 bytes at a time, so rows of 'bf16' need a multiple of 256 columns; x has 100}}
+  %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x100xbf16>, tensor<100xbf16>) -> tensor<?x100xbf16>
+  return %h : tensor<?x100xbf16>
 }

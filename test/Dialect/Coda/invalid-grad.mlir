@@ -132,3 +132,39 @@ func.func @ce_grad_result(%l: tensor<?x8xf32>, %t: tensor<?xi64>, %d: tensor<f32
   %r = coda.cross_entropy_grad %l, %t, %d : (tensor<?x8xf32>, tensor<?xi64>, tensor<f32>) -> tensor<?x8xbf16>
   return %r : tensor<?x8xbf16>
 }
+
+// -----
+
+// rms_norm_grad_partials_c1: the residual has the type of x.
+func.func @partials_residual(%x: tensor<?x8xf32>, %g: tensor<8xf32>, %dy: tensor<?x8xf32>, %r: tensor<?x8xbf16>) {
+  // expected-error @+1 {{'coda.rms_norm_grad_partials' op residual has type 'tensor<?x8xbf16>' but x has 'tensor<?x8xf32>'}}
+  %p, %dx = coda.rms_norm_grad_partials %x, %g, %dy, %r {epsilon = 1.0e-05 : f32} : (tensor<?x8xf32>, tensor<8xf32>, tensor<?x8xf32>, tensor<?x8xbf16>) -> (tensor<4x8xf32>, tensor<?x8xf32>)
+  return
+}
+
+// -----
+
+// rms_norm_grad_partials_c2: a static number of partial rows.
+func.func @partials_dynamic(%x: tensor<?x8xf32>, %g: tensor<8xf32>, %dy: tensor<?x8xf32>) {
+  // expected-error @+1 {{'coda.rms_norm_grad_partials' op expected partials of a static, positive number of rows and 8 columns, got 'tensor<?x8xf32>'}}
+  %p, %dx = coda.rms_norm_grad_partials %x, %g, %dy {epsilon = 1.0e-05 : f32} : (tensor<?x8xf32>, tensor<8xf32>, tensor<?x8xf32>) -> (tensor<?x8xf32>, tensor<?x8xf32>)
+  return
+}
+
+// -----
+
+// rms_norm_grad_partials_c2: one partial column per feature.
+func.func @partials_columns(%x: tensor<?x8xf32>, %g: tensor<8xf32>, %dy: tensor<?x8xf32>) {
+  // expected-error @+1 {{'coda.rms_norm_grad_partials' op expected partials of a static, positive number of rows and 8 columns, got 'tensor<4x16xf32>'}}
+  %p, %dx = coda.rms_norm_grad_partials %x, %g, %dy {epsilon = 1.0e-05 : f32} : (tensor<?x8xf32>, tensor<8xf32>, tensor<?x8xf32>) -> (tensor<4x16xf32>, tensor<?x8xf32>)
+  return
+}
+
+// -----
+
+// rms_norm_grad_partials_c3: epsilon is finite and not negative.
+func.func @partials_epsilon(%x: tensor<?x8xf32>, %g: tensor<8xf32>, %dy: tensor<?x8xf32>) {
+  // expected-error @+1 {{'coda.rms_norm_grad_partials' op epsilon must be finite and not negative, got -1}}
+  %p, %dx = coda.rms_norm_grad_partials %x, %g, %dy {epsilon = -1.0 : f32} : (tensor<?x8xf32>, tensor<8xf32>, tensor<?x8xf32>) -> (tensor<4x8xf32>, tensor<?x8xf32>)
+  return
+}

@@ -105,6 +105,24 @@ LogicalResult RMSNormGradOp::verify() {
                         getDgamma(), getEpsilon());
 }
 
+LogicalResult RMSNormGradPartialsOp::verify() {
+  // rms_norm_grad_partials_c1, _c3.
+  if (failed(verifyNormGrad(*this, getX(), getGamma(), getDy(), getDx(), {},
+                            getEpsilon())) ||
+      (getResidual() &&
+       failed(verifySameMatrix(*this, getResidual(), "residual", getX(), "x"))))
+    return failure();
+  // rms_norm_grad_partials_c2.
+  auto partials = tensorType(getPartials());
+  int64_t d = tensorType(getX()).getDimSize(1);
+  if (partials.isDynamicDim(0) || partials.getDimSize(0) <= 0 ||
+      partials.getDimSize(1) != d)
+    return emitOpError("expected partials of a static, positive number of "
+                       "rows and ")
+           << d << " columns, got " << partials;
+  return success();
+}
+
 LogicalResult LayerNormGradOp::verify() {
   return verifyNormGrad(*this, getX(), getGamma(), getDy(), getDx(),
                         {getDgamma(), getDbeta()}, getEpsilon());

@@ -87,6 +87,38 @@ def Coda_RMSNormGradOp : Coda_Op<"rms_norm_grad"> {
   let hasVerifier = 1;
 }
 
+def Coda_RMSNormGradPartialsOp : Coda_Op<"rms_norm_grad_partials"> {
+  let summary = "coda.rms_norm_grad as a row kernel computes it";
+  let description = [{
+    The GPU form of `coda.rms_norm_grad`, which `coda-split-norm-gradients`
+    writes: `dx` is the gradient of `coda.rms_norm_grad`, plus `residual`
+    when present (the residual stream's gradient, accumulated where `dx` is
+    made rather than in a kernel of its own), and `dgamma` is left as
+    `partials : [P, D]` f32, each row the sum of `dy · x · r` over one block
+    of the rows, so that `coda.sum_rows` of the partials is `dgamma`. `P`
+    is the number of blocks the kernel runs, static, so the partials take
+    `P · D · 4` bytes whatever the row count.
+
+    Constraints:
+    * (rms_norm_grad_partials_c1) `gamma` has `D = dim(x, 1)` elements;
+      `dy`, `residual` and `dx` have the type of `x`.
+    * (rms_norm_grad_partials_c2) `partials` is `[P, D]` f32 with `P`
+      static and positive.
+    * (rms_norm_grad_partials_c3) `epsilon` is finite and not negative.
+
+    ```mlir
+    %p, %dx = coda.rms_norm_grad_partials %x, %g, %dy, %dres
+        {epsilon = 1.0e-05 : f32}
+        : (tensor<?x2048xbf16>, tensor<2048xbf16>, tensor<?x2048xbf16>,
+           tensor<?x2048xbf16>) -> (tensor<264x2048xf32>, tensor<?x2048xbf16>)
+    ```
+  }];
+  let arguments = (ins Coda_Matrix:$x, Coda_Vector:$gamma, Coda_Matrix:$dy,
+                       Optional<Coda_Matrix>:$residual, F32Attr:$epsilon);
+  let results = (outs Coda_F32Matrix:$partials, Coda_Matrix:$dx);
+  let hasVerifier = 1;
+}
+
 def Coda_LayerNormGradOp : Coda_Op<"layer_norm_grad"> {
   let summary = "the gradients of coda.layer_norm";
   let description = [{

@@ -1,0 +1,21 @@
+//===- CodaToGPU.h - rewrites before the Hopper kernels ---------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CODA_CONVERSION_CODATOGPU_H
+#define CODA_CONVERSION_CODATOGPU_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::coda {
+
+/// coda.rms_norm_grad -> coda.rms_norm_grad_partials (dx, plus the residual
+/// sum that is its only user, and per-block dgamma partials) and
+/// coda.sum_rows of the partials.
+void populateSplitNormGradientsPatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::coda
+
+#endif // CODA_CONVERSION_CODATOGPU_H

@@ -1,0 +1,336 @@
+//===- NormKernels.cpp - RMSNorm and its gradient as row kernels ----------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// A warp owns a row: lane l holds the groups of 16 bytes that start at
+// columns lanes · (l + 32 i), so every load of the warp is 512 contiguous
+// bytes and a row's loads are all in flight before the first reduction.
+// Row statistics are sums over the warp (xor shuffles); the gradient's sums
+// over rows stay in each lane's registers until the warp has seen its rows.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NormKernels.h"
+
+#include "LaneSums.h"
+#include "VectorAccess.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::coda;
+
+/// Elements of `type` in 16 bytes.
+static int64_t getLanes(Type type) {
+  return 128 / type.getIntOrFloatBitWidth();
+}
+
+bool mlir::coda::isNormKernelOp(Operation *op) {
+  return isa<RMSNormOp, RMSNormGradPartialsOp, SumRowsOp>(op);
+}
+
+LogicalResult mlir::coda::checkNormKernelSupport(Operation *op) {
+  if (auto sum = dyn_cast<SumRowsOp>(op)) {
+    auto type = cast<RankedTensorType>(sum.getX().getType());
+    if (type.isDynamicDim(0))
+      return op->emitError("the sum_rows kernel sums a static number of rows "
+                           "(the partials of a norm gradient); this one sums "
+                           "the M rows of ")
+             << type;
+    return success();
+  }
+  auto type = cast<RankedTensorType>(op->getOperand(0).getType());
+  int64_t groupColumns = 32 * getLanes(type.getElementType());
+  if (type.getDimSize(1) % groupColumns != 0)
+    return op->emitError("the norm kernels give each lane of a row's warp 16 "
+                         "bytes at a time, so rows of ")
+           << type.getElementType() << " need a multiple of " << groupColumns
+           << " columns; x has " << type.getDimSize(1);
+  return success();
+}
+
+namespace {
+/// One row of `columns` elements as a warp sees it: lane `lane` holds
+/// groups of `lanes` columns starting at lanes · (lane + 32 i).
+struct WarpRow {
+  OpBuilder &b;
+  Location loc;
+  int64_t columns, lanes;
+  Value lane;
+
+  Value index(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+  int64_t groups() const { return columns / (32 * lanes); }
+  Value column(int64_t group) {
+    return arith::MulIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, lane, index(32 * group)),
+        index(lanes));
+  }
+  /// Element (row, column(group)) of a [rows, columns] array, or
+  /// column(group) of a vector when `row` is null.
+  Value position(Value row, int64_t group) {
+    if (!row)
+      return column(group);
+    return arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, row, index(columns)),
+        column(group));
+  }
+  /// Every group of the row (or vector) at `base`, widened to f32.
+  SmallVector<SmallVector<Value>> load(Value base, Type type, Value row) {
+    SmallVector<SmallVector<Value>> values;
+    for (int64_t group = 0; group < groups(); ++group)
+      values.push_back(
+          loadWidened(b, loc, base, type, position(row, group), lanes));
+    return values;
+  }
+  void store(ArrayRef<SmallVector<Value>> values, Value base, Type type,
+             Value row) {
+    for (auto [group, groupValues] : llvm::enumerate(values))
+      storeNarrowed(b, loc, groupValues, base, type,
+                    position(row, int64_t(group)));
+  }
+  /// The sum over the whole row of `term(group, lane)`, in every lane.
+  Value sum(function_ref<Value(int64_t, int64_t)> term) {
+    Value total;
+    for (int64_t group = 0; group < groups(); ++group)
+      for (int64_t e = 0; e < lanes; ++e) {
+        Value value = term(group, e);
+        total = total ? arith::AddFOp::create(b, loc, total, value).getResult()
+                      : value;
+      }
+    return sumAcrossLanes(b, loc, total, {16, 8, 4, 2, 1});
+  }
+  /// rsqrt(sum of squares / columns + epsilon).
+  Value rstd(Value squares, FloatAttr epsilon) {
+    Value count =
+        arith::ConstantOp::create(b, loc, b.getF32FloatAttr(double(columns)));
+    Value mean = arith::DivFOp::create(b, loc, squares, count);
+    return math::RsqrtOp::create(
+        b, loc,
+        arith::AddFOp::create(b, loc, mean,
+                              arith::ConstantOp::create(b, loc, epsilon)));
+  }
+};
+} // namespace
+
+/// A kernel of `threads` threads taking the row count as i32 and
+/// `pointers` pointers; the builder is left at the start of its body.
+static gpu::GPUFuncOp createKernel(OpBuilder &b, Location loc, StringRef name,
+                                   unsigned pointers, int32_t threads) {
+  MLIRContext *context = b.getContext();
+  SmallVector<Type> arguments = {b.getI32Type()};
+  arguments.append(pointers, LLVM::LLVMPointerType::get(context));
+  auto kernel = gpu::GPUFuncOp::create(
+      b, loc, name, FunctionType::get(context, arguments, {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({threads, 1, 1}));
+  b.setInsertionPointToStart(&kernel.getBody().front());
+  return kernel;
+}
+
+static Type getElementType(Value value) {
+  return cast<RankedTensorType>(value.getType()).getElementType();
+}
+
+static void emitRMSNormKernel(OpBuilder &b, RMSNormOp op, StringRef name) {
+  Location loc = op.getLoc();
+  auto kernel = createKernel(b, loc, name, 3, int32_t(32 * kNormRowsPerBlock));
+  ValueRange args = kernel.getArguments();
+  Type xType = getElementType(op.getX());
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  WarpRow warp{b, loc,
+               cast<RankedTensorType>(op.getX().getType()).getDimSize(1),
+               getLanes(xType), Value()};
+  warp.lane = arith::RemUIOp::create(b, loc, tid, warp.index(32));
+  Value row = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc,
+                            gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
+                            warp.index(kNormRowsPerBlock)),
+      arith::DivUIOp::create(b, loc, tid, warp.index(32)));
+  Value rows = arith::IndexCastOp::create(b, loc, b.getIndexType(), args[0]);
+  Value inside =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);
+  scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
+    auto x = warp.load(args[1], xType, row);
+    Value squares = warp.sum([&](int64_t g, int64_t e) -> Value {
+      return arith::MulFOp::create(b, loc, x[g][e], x[g][e]);
+    });
+    Value rstd = warp.rstd(squares, op.getEpsilonAttr());
+    auto gamma = warp.load(args[2], getElementType(op.getGamma()), Value());
+    for (int64_t g = 0; g < warp.groups(); ++g)
+      for (int64_t e = 0; e < warp.lanes; ++e)
+        x[g][e] = arith::MulFOp::create(
+            b, loc, arith::MulFOp::create(b, loc, x[g][e], rstd), gamma[g][e]);
+    warp.store(x, args[3], xType, row);
+    scf::YieldOp::create(b, loc);
+  });
+  gpu::ReturnOp::create(b, loc);
+}
+
+static void emitRMSNormGradKernel(OpBuilder &b, RMSNormGradPartialsOp op,
+                                  StringRef name) {
+  Location loc = op.getLoc();
+  bool hasResidual = bool(op.getResidual());
+  auto kernel = createKernel(b, loc, name, hasResidual ? 6 : 5, 32);
+  ValueRange args = kernel.getArguments();
+  Value x = args[1], gamma = args[2], dy = args[3];
+  Value residual = hasResidual ? args[4] : Value();
+  Value partials = args[hasResidual ? 5 : 4], dx = args.back();
+  Type xType = getElementType(op.getX());
+  Type f32 = b.getF32Type();
+  int64_t columns = cast<RankedTensorType>(op.getX().getType()).getDimSize(1);
+  WarpRow warp{b, loc, columns, getLanes(xType),
+               gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x)};
+  Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value rows = arith::IndexCastOp::create(b, loc, b.getIndexType(), args[0]);
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  int64_t perLane = warp.groups() * warp.lanes;
+  Value count =
+      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(double(columns)));
+
+  // The lane's dgamma sums, group by group, carried over the warp's rows.
+  auto loop = scf::ForOp::create(
+      b, loc, block, rows, warp.index(kNormGradientBlocks),
+      SmallVector<Value>(perLane, zero),
+      [&](OpBuilder &, Location, Value row, ValueRange sums) {
+        auto xs = warp.load(x, xType, row);
+        auto dys = warp.load(dy, getElementType(op.getDy()), row);
+        auto gammas = warp.load(gamma, getElementType(op.getGamma()), Value());
+        auto mul = [&](Value a, Value c) -> Value {
+          return arith::MulFOp::create(b, loc, a, c);
+        };
+        Value squares = warp.sum(
+            [&](int64_t g, int64_t e) { return mul(xs[g][e], xs[g][e]); });
+        Value dot = warp.sum([&](int64_t g, int64_t e) {
+          return mul(mul(xs[g][e], gammas[g][e]), dys[g][e]);
+        });
+        Value rstd = warp.rstd(squares, op.getEpsilonAttr());
+        // dx = rstd · gamma · dy − x · rstd³ · dot / D (+ residual).
+        Value correction = arith::DivFOp::create(
+            b, loc, mul(mul(mul(rstd, rstd), rstd), dot), count);
+        SmallVector<SmallVector<Value>> residuals;
+        if (residual)
+          residuals =
+              warp.load(residual, getElementType(op.getResidual()), row);
+        SmallVector<SmallVector<Value>> dxs = xs;
+        SmallVector<Value> next;
+        for (int64_t g = 0; g < warp.groups(); ++g)
+          for (int64_t e = 0; e < warp.lanes; ++e) {
+            Value value = arith::SubFOp::create(
+                b, loc, mul(mul(rstd, gammas[g][e]), dys[g][e]),
+                mul(xs[g][e], correction));
+            if (residual)
+              value = arith::AddFOp::create(b, loc, value, residuals[g][e]);
+            dxs[g][e] = value;
+            next.push_back(
+                arith::AddFOp::create(b, loc, sums[g * warp.lanes + e],
+                                      mul(mul(dys[g][e], xs[g][e]), rstd)));
+          }
+        warp.store(dxs, dx, getElementType(op.getDx()), row);
+        scf::YieldOp::create(b, loc, next);
+      });
+  SmallVector<SmallVector<Value>> sums;
+  for (int64_t g = 0; g < warp.groups(); ++g)
+    sums.push_back(SmallVector<Value>(
+        loop.getResults().slice(g * warp.lanes, warp.lanes)));
+  warp.store(sums, partials, f32, block);
+  gpu::ReturnOp::create(b, loc);
+}
+
+/// Loads in flight per lane of a sum_rows kernel.
+constexpr int64_t kSumRowsUnroll = 16;
+
+static void emitSumRowsKernel(OpBuilder &b, SumRowsOp op, StringRef name) {
+  Location loc = op.getLoc();
+  auto kernel = createKernel(b, loc, name, 2, int32_t(kSumRowsThreads));
+  constexpr int64_t warps = kSumRowsThreads / 32;
+  Type f32 = b.getF32Type();
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  Value shared = kernel.addWorkgroupAttribution(
+      MemRefType::get({warps, kSumRowsColumns}, f32,
+                      MemRefLayoutAttrInterface(), workgroup),
+      loc);
+  ValueRange args = kernel.getArguments();
+  auto index = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  };
+  int64_t columns = cast<RankedTensorType>(op.getX().getType()).getDimSize(1);
+  Type xType = getElementType(op.getX());
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value lane = arith::RemUIOp::create(b, loc, tid, index(32));
+  Value warp = arith::DivUIOp::create(b, loc, tid, index(32));
+  Value column = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc,
+                            gpu::BlockIdOp::create(b, loc, gpu::Dimension::y),
+                            index(kSumRowsColumns)),
+      lane);
+  Value readColumn = arith::MinUIOp::create(b, loc, column, index(columns - 1));
+  Value rows = arith::IndexCastOp::create(b, loc, b.getIndexType(), args[0]);
+  Value lastRow = arith::SubIOp::create(b, loc, rows, index(1));
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  // Warp w sums rows w + 8 k; kSumRowsUnroll loads at clamped rows are in
+  // flight together, the ones past the last row counted as 0.
+  auto loop = scf::ForOp::create(
+      b, loc, index(0), rows, index(warps * kSumRowsUnroll), ValueRange{zero},
+      [&](OpBuilder &, Location, Value base, ValueRange sum) {
+        Value total = sum[0];
+        for (int64_t u = 0; u < kSumRowsUnroll; ++u) {
+          Value row = arith::AddIOp::create(
+              b, loc, arith::AddIOp::create(b, loc, base, warp),
+              index(warps * u));
+          Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                              row, rows);
+          Value position = arith::AddIOp::create(
+              b, loc,
+              arith::MulIOp::create(
+                  b, loc, arith::MinUIOp::create(b, loc, row, lastRow),
+                  index(columns)),
+              readColumn);
+          Value value =
+              loadWidened(b, loc, args[1], xType, position, 1).front();
+          total = arith::AddFOp::create(
+              b, loc, total,
+              arith::SelectOp::create(b, loc, valid, value, zero));
+        }
+        scf::YieldOp::create(b, loc, total);
+      });
+  memref::StoreOp::create(b, loc, loop.getResult(0), shared,
+                          ValueRange{warp, lane});
+  gpu::BarrierOp::create(b, loc);
+  Value first = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp, index(0)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, column,
+                            index(columns)));
+  scf::IfOp::create(b, loc, first, [&](OpBuilder &, Location) {
+    Value total;
+    for (int64_t w = 0; w < warps; ++w) {
+      Value value =
+          memref::LoadOp::create(b, loc, shared, ValueRange{index(w), lane});
+      total = total ? arith::AddFOp::create(b, loc, total, value).getResult()
+                    : value;
+    }
+    storeNarrowed(b, loc, total, args[2], getElementType(op.getResult()),
+                  column);
+    scf::YieldOp::create(b, loc);
+  });
+  gpu::ReturnOp::create(b, loc);
+}
+
+void mlir::coda::emitNormKernel(OpBuilder &b, Operation *op, StringRef name) {
+  OpBuilder::InsertionGuard guard(b);
+  if (auto norm = dyn_cast<RMSNormOp>(op))
+    emitRMSNormKernel(b, norm, name);
+  else if (auto grad = dyn_cast<RMSNormGradPartialsOp>(op))
+    emitRMSNormGradKernel(b, grad, name);
+  else
+    emitSumRowsKernel(b, cast<SumRowsOp>(op), name);
+}

@@ -1,0 +1,55 @@
+//===- NormKernels.h - RMSNorm and its gradient as row kernels --*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CODA_LIB_CONVERSION_CODATOGPU_NORMKERNELS_H
+#define CODA_LIB_CONVERSION_CODATOGPU_NORMKERNELS_H
+
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+
+namespace mlir::coda {
+
+/// Blocks of a norm gradient's kernel, one warp each, and so the rows of
+/// its dgamma partials: 8 warps on each of an H200's 132 SMs.
+constexpr int64_t kNormGradientBlocks = 1056;
+
+/// Rows of x per CTA of an RMSNorm kernel: a warp per row.
+constexpr int64_t kNormRowsPerBlock = 4;
+
+/// Threads of a sum_rows CTA: 8 warps, whose lanes cover 32 columns.
+constexpr int64_t kSumRowsThreads = 256;
+constexpr int64_t kSumRowsColumns = 32;
+
+/// Returns true for the ops these kernels run: coda.rms_norm,
+/// coda.rms_norm_grad_partials and coda.sum_rows.
+bool isNormKernelOp(Operation *op);
+
+/// Checks that the generator can take `op` (an isNormKernelOp); reports
+/// the reason otherwise.
+LogicalResult checkNormKernelSupport(Operation *op);
+
+/// Emits the kernel of `op` as a `gpu.func` named `name` at the builder's
+/// insertion point.
+///
+/// coda.rms_norm: a warp per row holds the row in registers, each lane 16
+/// bytes at a time from columns 16 bytes · (lane + 32 i), sums the squares
+/// across the warp and writes x · rstd · gamma. Arguments: M as i32, x,
+/// gamma, the result. Grid: ceil(M / 4), block: 128.
+///
+/// coda.rms_norm_grad_partials: warp b of the 1056 takes rows b, b + 1056,
+/// ...; for each it sums x² and x · gamma · dy across the warp, writes
+/// dx (+ residual), and adds dy · x · rstd to the lane's dgamma sums, which
+/// it stores as partials row b at the end. Arguments: M as i32, x, gamma,
+/// dy, the residual when present, the partials, dx. Grid: 1056, block: 32.
+///
+/// coda.sum_rows (static rows): CTA j sums columns 32 j .. 32 j + 31, warp
+/// w rows w, w + 8, ..., sixteen loads in flight, and the warps' sums meet
+/// in shared memory. Arguments: the row count as i32, x, the result.
+/// Grid: (1, ceil(N / 32)), block: 256.
+void emitNormKernel(OpBuilder &builder, Operation *op, StringRef name);
+
+} // namespace mlir::coda
+
+#endif // CODA_LIB_CONVERSION_CODATOGPU_NORMKERNELS_H

@@ -1,0 +1,39 @@
+// RUN: coda-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(coda-split-norm-gradients))' | FileCheck %s
+
+// The residual stream's gradient joins the row kernel that makes dx, in
+// either operand order; dgamma is the sum of the 1056 partial rows.
+// CHECK-LABEL: func.func @residual
+//  CHECK-SAME:   (%[[X:.+]]: tensor<?x256xbf16>, %[[G:.+]]: tensor<256xbf16>, %[[DY:.+]]: tensor<?x256xbf16>, %[[R:.+]]: tensor<?x256xbf16>)
+//       CHECK:   %[[P:.+]], %[[DX:.+]] = coda.rms_norm_grad_partials %[[X]], %[[G]], %[[DY]], %[[R]] {epsilon = 9.99999974E-6 : f32} : (tensor<?x256xbf16>, tensor<256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) -> (tensor<1056x256xf32>, tensor<?x256xbf16>)
+//       CHECK:   %[[DG:.+]] = coda.sum_rows %[[P]] : (tensor<1056x256xf32>) -> tensor<256xbf16>
+//       CHECK:   %{{.+}}, %[[DX2:.+]] = coda.rms_norm_grad_partials %[[X]], %[[G]], %[[DY]], %[[R]]
+//   CHECK-NOT:   coda.add
+//       CHECK:   return %[[DX]], %[[DG]], %[[DX2]]
+func.func @residual(%x: tensor<?x256xbf16>, %g: tensor<256xbf16>, %dy: tensor<?x256xbf16>, %r: tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<256xbf16>, tensor<?x256xbf16>) {
+  %dx, %dg = coda.rms_norm_grad %x, %g, %dy {epsilon = 1.0e-05 : f32} : (tensor<?x256xbf16>, tensor<256xbf16>, tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<256xbf16>)
+  %s = coda.add %r, %dx : (tensor<?x256xbf16>, tensor<?x256xbf16>) -> tensor<?x256xbf16>
+  %dx2, %dg2 = coda.rms_norm_grad %x, %g, %dy {epsilon = 1.0e-05 : f32} : (tensor<?x256xbf16>, tensor<256xbf16>, tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<256xbf16>)
+  %s2 = coda.add %dx2, %r : (tensor<?x256xbf16>, tensor<?x256xbf16>) -> tensor<?x256xbf16>
+  return %s, %dg, %s2 : tensor<?x256xbf16>, tensor<256xbf16>, tensor<?x256xbf16>
+}
+
+// -----
+
+// dx used twice, or summed with a value made after it: the sum stays a
+// kernel of its own.
+// CHECK-LABEL: func.func @kept
+//       CHECK:   %[[P:.+]], %[[DX:.+]] = coda.rms_norm_grad_partials %{{.+}}, %{{.+}}, %{{.+}} {epsilon
+//  CHECK-SAME:     -> (tensor<1056x256xf32>, tensor<?x256xbf16>)
+//       CHECK:   coda.add %{{.+}}, %[[DX]]
+//       CHECK:   %[[P2:.+]], %[[DX2:.+]] = coda.rms_norm_grad_partials %{{.+}}, %{{.+}}, %{{.+}} {epsilon
+//  CHECK-SAME:     -> (tensor<1056x256xf32>, tensor<?x256xbf16>)
+//       CHECK:   %[[LATER:.+]] = coda.mul
+//       CHECK:   coda.add %[[LATER]], %[[DX2]]
+func.func @kept(%x: tensor<?x256xbf16>, %g: tensor<256xbf16>, %dy: tensor<?x256xbf16>, %r: tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<256xbf16>, tensor<256xbf16>) {
+  %dx, %dg = coda.rms_norm_grad %x, %g, %dy {epsilon = 1.0e-05 : f32} : (tensor<?x256xbf16>, tensor<256xbf16>, tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<256xbf16>)
+  %s = coda.add %r, %dx : (tensor<?x256xbf16>, tensor<?x256xbf16>) -> tensor<?x256xbf16>
+  %dx2, %dg2 = coda.rms_norm_grad %x, %g, %dy {epsilon = 1.0e-05 : f32} : (tensor<?x256xbf16>, tensor<256xbf16>, tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<256xbf16>)
+  %later = coda.mul %r, %r : (tensor<?x256xbf16>, tensor<?x256xbf16>) -> tensor<?x256xbf16>
+  %s2 = coda.add %later, %dx2 : (tensor<?x256xbf16>, tensor<?x256xbf16>) -> tensor<?x256xbf16>
+  return %s, %dx, %s2, %dg, %dg2 : tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<256xbf16>, tensor<256xbf16>
+}
