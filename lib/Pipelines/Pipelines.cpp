@@ -44,6 +44,13 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
 }
 
+void mlir::coda::buildCodaGPUFusePipeline(
+    OpPassManager &pm, const CodaFusePipelineOptions &options) {
+  buildCodaFusePipeline(pm, options);
+  pm.addPass(createCodaSplitNormGradientsPass());
+  pm.addPass(createCodaFormMapsPass());
+}
+
 void mlir::coda::buildCodaCpuPipeline(OpPassManager &pm,
                                       const CodaCpuPipelineOptions &options) {
   // Epilogue programs first become graph-level ops, so one lowering serves
@@ -93,8 +100,7 @@ void mlir::coda::buildCodaLowerToNVVMPipeline(OpPassManager &pm) {
 
 void mlir::coda::buildCodaToPTXPipeline(
     OpPassManager &pm, const CodaToPTXPipelineOptions &options) {
-  buildCodaFusePipeline(pm.nest<func::FuncOp>(), CodaFusePipelineOptions());
-  pm.addNestedPass<func::FuncOp>(createCodaSplitNormGradientsPass());
+  buildCodaGPUFusePipeline(pm.nest<func::FuncOp>(), CodaFusePipelineOptions());
   pm.addPass(
       createCodaPlanKernelsPass({options.stages, options.schedule.getValue()}));
   pm.addPass(createConvertCodaToGPUPass());
@@ -106,6 +112,11 @@ void mlir::coda::registerCodaPipelines() {
       "coda-fuse-pipeline",
       "rewrite graph-level functions into GEMM-epilogue programs",
       buildCodaFusePipeline);
+  PassPipelineRegistration<CodaFusePipelineOptions>(
+      "coda-gpu-fuse-pipeline",
+      "the fuse pipeline, then the rewrites of the GPU path for what no GEMM "
+      "takes (norm gradients as row kernels, elementwise trees as maps)",
+      buildCodaGPUFusePipeline);
   PassPipelineRegistration<CodaCpuPipelineOptions>(
       "coda-cpu-pipeline",
       "lower coda functions to the LLVM dialect for the CPU reference path",

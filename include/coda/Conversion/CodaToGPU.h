@@ -16,6 +16,10 @@ namespace mlir::coda {
 /// coda.sum_rows of the partials.
 void populateSplitNormGradientsPatterns(RewritePatternSet &patterns);
 
+/// Each elementwise op outside GEMMs with the elementwise ops that only
+/// feed it -> one coda.map.
+void populateFormMapsPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::coda
 
 #endif // CODA_CONVERSION_CODATOGPU_H

@@ -161,6 +161,21 @@ def CodaSplitNormGradientsPass
   }];
 }
 
+def CodaFormMapsPass : Pass<"coda-form-maps", "::mlir::func::FuncOp"> {
+  let summary = "gather elementwise ops outside GEMMs into one kernel each";
+  let description = [{
+    Every op left outside the GEMM epilogues that an elementwise kernel runs
+    (maps with a scalar form, slices, concats, "half" RoPE) is the root of a
+    `coda.map` together with the ops of that kind whose result only it
+    reads, transitively; a concat only as the root, since it picks its
+    piece by column range. The map's inputs are the values the tree reads
+    from outside; its kernel evaluates the tree per row, so the
+    intermediates are never stored. A backward's inverse RoPE of the QKV
+    cotangent, with the negated sine table, the slices of q, k and v and the
+    concat, becomes one kernel that reads the cotangent once.
+  }];
+}
+
 def CodaPlanKernelsPass : Pass<"coda-plan-kernels", "::mlir::ModuleOp"> {
   let summary = "choose each GEMM kernel's schedule, ring and tile";
   let description = [{

@@ -36,6 +36,12 @@ struct CodaFusePipelineOptions
 void buildCodaFusePipeline(OpPassManager &pm,
                            const CodaFusePipelineOptions &options);
 
+/// Builds `coda-gpu-fuse-pipeline` on a func.func pass manager: the fuse
+/// pipeline, then the rewrites that shape what no GEMM takes into the
+/// kernels of the GPU path (coda-split-norm-gradients, coda-form-maps).
+void buildCodaGPUFusePipeline(OpPassManager &pm,
+                              const CodaFusePipelineOptions &options);
+
 /// Options of `coda-cpu-pipeline`.
 struct CodaCpuPipelineOptions
     : public PassPipelineOptions<CodaCpuPipelineOptions> {

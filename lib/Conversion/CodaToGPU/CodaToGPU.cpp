@@ -161,6 +161,7 @@ struct ConvertCodaToGPUPass
           supported &= succeeded(checkStatisticsKernelSupport(statistics));
           kernelOps.push_back(op);
         } else if (isElementwiseKernelOp(op)) {
+          supported &= succeeded(checkElementwiseKernelSupport(op));
           kernelOps.push_back(op);
         } else if (isNormKernelOp(op)) {
           supported &= succeeded(checkNormKernelSupport(op));

@@ -34,24 +34,191 @@ static bool isColumnMap(Operation *op) {
   return isa<SliceOp, ConcatOp>(op);
 }
 
+static bool isFloatTensor(Type type, int64_t minRank) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || tensor.getRank() < minRank || tensor.getRank() > 2)
+    return false;
+  Type element = tensor.getElementType();
+  return element.isBF16() || element.isF16() || element.isF32();
+}
+
 bool mlir::coda::isElementwiseKernelOp(Operation *op) {
-  if (!(hasScalarForm(op) || isColumnMap(op)) ||
-      isa<GemmOp>(op->getParentOp()) || op->getNumResults() != 1)
+  if (!(hasScalarForm(op) || isColumnMap(op) || isa<MapOp>(op)) ||
+      isa<GemmOp, MapOp>(op->getParentOp()) || op->getNumResults() != 1 ||
+      cast<ShapedType>(op->getResult(0).getType()).getRank() != 2 ||
+      !isFloatTensor(op->getResult(0).getType(), 2))
     return false;
-  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!resultType || resultType.getRank() != 2)
-    return false;
-  auto isFloat = [](Type type) {
-    return type.isBF16() || type.isF16() || type.isF32();
-  };
-  if (!isFloat(resultType.getElementType()))
-    return false;
-  for (Value operand : op->getOperands()) {
-    auto type = dyn_cast<RankedTensorType>(operand.getType());
-    if (!type || !isFloat(type.getElementType()) || type.getRank() < 1)
-      return false;
+  return llvm::all_of(op->getOperandTypes(),
+                      [](Type type) { return isFloatTensor(type, 1); });
+}
+
+LogicalResult mlir::coda::checkElementwiseKernelSupport(Operation *op) {
+  auto map = dyn_cast<MapOp>(op);
+  if (!map)
+    return success();
+  Value root = map.getBlock().getTerminator()->getOperand(0);
+  for (Operation &inner : map.getBlock().without_terminator()) {
+    if (!hasScalarForm(&inner) && !isColumnMap(&inner))
+      return inner.emitError("a map's kernel evaluates elementwise maps, "
+                             "slices, concats and \"half\" RoPE, not '")
+             << inner.getName() << "'";
+    if (isa<ConcatOp>(inner) && inner.getResult(0) != root)
+      return inner.emitError("a map's kernel picks a concat's piece by its "
+                             "column range, so a concat must be the value it "
+                             "yields");
   }
-  return true;
+  return success();
+}
+
+namespace {
+/// The kernel of one elementwise op or map: the values of the program at a
+/// row and a group of `lanes` columns, from loads of the kernel's operands.
+class RowProgram {
+public:
+  RowProgram(OpBuilder &b, Location loc, Operation *op, ValueRange operandArgs,
+             Value row)
+      : b(b), loc(loc), row(row) {
+    // A map's block arguments stand for its operands; a single op's
+    // operands for themselves.
+    auto map = dyn_cast<MapOp>(op);
+    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+      Value leaf = map ? map.getBlock().getArgument(i) : operand;
+      leaves[leaf] = {operandArgs[i], getElement(operand)};
+    }
+    root =
+        map ? map.getBlock().getTerminator()->getOperand(0) : op->getResult(0);
+    lanes = chooseLanes(op);
+  }
+
+  Value getRoot() const { return root; }
+  int64_t getLanes() const { return lanes; }
+
+  Value index(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+  /// Element (row, column) of a row-major value of `width` columns.
+  Value at(int64_t width, Value column) {
+    return arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, row, index(width)), column);
+  }
+
+  /// The lanes of `value` at `column`, in f32; a concat's piece `piece`
+  /// (starting at `start`) when `value` is the root concat.
+  SmallVector<Value> evaluate(Value value, Value column);
+  SmallVector<Value> evaluatePiece(ConcatOp concat, unsigned piece,
+                                   int64_t start, Value column) {
+    Value local = arith::SubIOp::create(b, loc, column, index(start));
+    return evaluate(concat.getInputs()[piece], local);
+  }
+
+  static int64_t getWidth(Value value) {
+    auto type = cast<RankedTensorType>(value.getType());
+    return type.getDimSize(type.getRank() - 1);
+  }
+  static Type getElement(Value value) {
+    return cast<RankedTensorType>(value.getType()).getElementType();
+  }
+
+private:
+  /// 16 bytes of the widest element stored or loaded per thread and step,
+  /// when every width, slice offset and RoPE half head of the program is a
+  /// whole number of such groups (the groups then stay 16-byte aligned);
+  /// else one element.
+  int64_t chooseLanes(Operation *op);
+
+  OpBuilder &b;
+  Location loc;
+  Value row, root;
+  int64_t lanes = 1;
+  /// The kernel argument and element type of each value loaded from memory.
+  llvm::DenseMap<Value, std::pair<Value, Type>> leaves;
+};
+} // namespace
+
+int64_t RowProgram::chooseLanes(Operation *op) {
+  int64_t widest = getElement(op->getResult(0)).getIntOrFloatBitWidth();
+  for (Value operand : op->getOperands())
+    widest =
+        std::max<int64_t>(widest, getElement(operand).getIntOrFloatBitWidth());
+  int64_t candidate = 128 / widest;
+  SmallVector<int64_t> sizes;
+  SmallVector<Operation *> ops = {op};
+  if (auto map = dyn_cast<MapOp>(op))
+    ops = llvm::map_to_vector(map.getBlock().without_terminator(),
+                              [](Operation &inner) { return &inner; });
+  for (Operation *inner : ops) {
+    for (Value value :
+         llvm::concat<Value>(inner->getOperands(), inner->getResults()))
+      if (getWidth(value) != 1)
+        sizes.push_back(getWidth(value));
+    if (auto slice = dyn_cast<SliceOp>(inner))
+      sizes.push_back(slice.getOffset());
+    if (auto rope = dyn_cast<RoPEOp>(inner))
+      sizes.push_back(rope.getHeadDim() / 2);
+  }
+  if (llvm::any_of(sizes, [&](int64_t size) { return size % candidate; }))
+    return 1;
+  return candidate;
+}
+
+SmallVector<Value> RowProgram::evaluate(Value value, Value column) {
+  auto type = cast<RankedTensorType>(value.getType());
+  // A column [M, 1] is the row's one value in every lane.
+  bool perRow = type.getRank() == 2 && type.getDimSize(1) == 1;
+  if (auto it = leaves.find(value); it != leaves.end()) {
+    auto [base, element] = it->second;
+    Value position = type.getRank() == 1 ? column
+                     : perRow            ? row
+                                         : at(getWidth(value), column);
+    if (!perRow)
+      return loadWidened(b, loc, base, element, position, lanes);
+    return SmallVector<Value>(
+        lanes, loadWidened(b, loc, base, element, position, 1).front());
+  }
+  Operation *op = value.getDefiningOp();
+  if (auto slice = dyn_cast<SliceOp>(op))
+    return evaluate(
+        slice.getX(),
+        arith::AddIOp::create(b, loc, column, index(slice.getOffset())));
+  if (auto rope = dyn_cast<RoPEOp>(op)) {
+    // First half of a head: x₁ cos − x₂ sin, its partner half a head on;
+    // second half: x₂ cos + x₁ sin, its partner half a head back.
+    int64_t half = rope.getHeadDim() / 2;
+    Value withinHead =
+        arith::RemUIOp::create(b, loc, column, index(rope.getHeadDim()));
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        withinHead, index(half));
+    Value partner = arith::SelectOp::create(
+        b, loc, first, arith::AddIOp::create(b, loc, column, index(half)),
+        arith::SubIOp::create(b, loc, column, index(half)));
+    SmallVector<Value> x = evaluate(rope.getX(), column);
+    SmallVector<Value> other = evaluate(rope.getX(), partner);
+    Value angle = arith::RemUIOp::create(b, loc, column, index(half));
+    SmallVector<Value> cos = evaluate(rope.getCos(), angle);
+    SmallVector<Value> sin = evaluate(rope.getSin(), angle);
+    SmallVector<Value> values;
+    for (int64_t lane = 0; lane < lanes; ++lane) {
+      Value signedOther = arith::SelectOp::create(
+          b, loc, first, arith::NegFOp::create(b, loc, other[lane]),
+          other[lane]);
+      values.push_back(arith::AddFOp::create(
+          b, loc, arith::MulFOp::create(b, loc, x[lane], cos[lane]),
+          arith::MulFOp::create(b, loc, signedOther, sin[lane])));
+    }
+    return values;
+  }
+  // An op with a scalar form, lane by lane.
+  SmallVector<SmallVector<Value>> operands;
+  for (Value operand : op->getOperands())
+    operands.push_back(evaluate(operand, column));
+  SmallVector<Value> values;
+  for (int64_t lane = 0; lane < lanes; ++lane) {
+    SmallVector<Value> laneArgs;
+    for (SmallVector<Value> &laneValues : operands)
+      laneArgs.push_back(laneValues[lane]);
+    values.push_back(buildElementwiseScalar(b, loc, op, laneArgs));
+  }
+  return values;
 }
 
 void mlir::coda::emitElementwiseKernel(OpBuilder &b, Operation *op,
@@ -68,128 +235,25 @@ void mlir::coda::emitElementwiseKernel(OpBuilder &b, Operation *op,
 
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&kernel.getBody().front());
-  auto index = [&](int64_t value) {
-    return arith::ConstantIndexOp::create(b, loc, value).getResult();
-  };
-  auto widthOf = [](Value value) {
-    auto type = cast<RankedTensorType>(value.getType());
-    return type.getDimSize(type.getRank() - 1);
-  };
-  auto elementOf = [](Value value) {
-    return cast<RankedTensorType>(value.getType()).getElementType();
-  };
-  Value result = op->getResult(0);
-  int64_t columns = widthOf(result);
   ValueRange args = kernel.getArguments();
-  ValueRange operandArgs = args.slice(1, op->getNumOperands());
   Value rows = arith::IndexCastOp::create(b, loc, b.getIndexType(), args[0]);
   Value row = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value inside =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);
-  // Each thread takes `lanes` consecutive columns per step, 16 bytes of the
-  // widest element, when every row, column offset and RoPE half head is a
-  // whole number of such groups (the groups then stay 16-byte aligned);
-  // else one.
-  int64_t widest = elementOf(result).getIntOrFloatBitWidth();
-  for (Value operand : op->getOperands())
-    widest =
-        std::max<int64_t>(widest, elementOf(operand).getIntOrFloatBitWidth());
-  int64_t lanes = 128 / widest;
-  SmallVector<int64_t> alignedSizes;
-  for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
-    if (widthOf(value) != 1)
-      alignedSizes.push_back(widthOf(value));
-  if (auto slice = dyn_cast<SliceOp>(op))
-    alignedSizes.push_back(slice.getOffset());
-  if (auto rope = dyn_cast<RoPEOp>(op))
-    alignedSizes.push_back(rope.getHeadDim() / 2);
-  if (llvm::any_of(alignedSizes, [&](int64_t size) { return size % lanes; }))
-    lanes = 1;
+  RowProgram program(b, loc, op, args.slice(1, op->getNumOperands()), row);
+  Value result = op->getResult(0);
+  int64_t columns = RowProgram::getWidth(result);
+  int64_t lanes = program.getLanes();
 
-  // `lanes` elements of operand `i` at `position`, or one element of a
-  // per-row column broadcast to all lanes.
-  auto load = [&](unsigned i, Value position, bool broadcast) {
-    Type type = elementOf(op->getOperand(i));
-    if (!broadcast)
-      return loadWidened(b, loc, operandArgs[i], type, position, lanes);
-    return SmallVector<Value>(
-        lanes, loadWidened(b, loc, operandArgs[i], type, position, 1).front());
-  };
-  // Element (row, column) of an operand of `width` columns.
-  auto at = [&](int64_t width, Value column) -> Value {
-    return arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, row, index(width)), column);
-  };
-  // The result's lanes at `column`, which lies in concat piece `piece`
-  // (starting at column `start`) for a concat.
-  auto evaluate = [&](unsigned piece, int64_t start,
-                      Value column) -> SmallVector<Value> {
-    if (isa<ConcatOp>(op)) {
-      Value local = arith::SubIOp::create(b, loc, column, index(start));
-      return load(piece, at(widthOf(op->getOperand(piece)), local), false);
-    }
-    if (auto slice = dyn_cast<SliceOp>(op)) {
-      Value source =
-          arith::AddIOp::create(b, loc, column, index(slice.getOffset()));
-      return load(0, at(widthOf(slice.getX()), source), false);
-    }
-    if (auto rope = dyn_cast<RoPEOp>(op)) {
-      // First half of a head: x₁ cos − x₂ sin, its partner half a head on;
-      // second half: x₂ cos + x₁ sin, its partner half a head back.
-      int64_t half = rope.getHeadDim() / 2;
-      Value withinHead =
-          arith::RemUIOp::create(b, loc, column, index(rope.getHeadDim()));
-      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          withinHead, index(half));
-      Value partner = arith::SelectOp::create(
-          b, loc, first, arith::AddIOp::create(b, loc, column, index(half)),
-          arith::SubIOp::create(b, loc, column, index(half)));
-      int64_t width = widthOf(rope.getX());
-      SmallVector<Value> x = load(0, at(width, column), false);
-      SmallVector<Value> other = load(0, at(width, partner), false);
-      Value angle =
-          at(half, arith::RemUIOp::create(b, loc, column, index(half)));
-      SmallVector<Value> cos = load(1, angle, false);
-      SmallVector<Value> sin = load(2, angle, false);
-      SmallVector<Value> values;
-      for (int64_t lane = 0; lane < lanes; ++lane) {
-        Value signedOther = arith::SelectOp::create(
-            b, loc, first, arith::NegFOp::create(b, loc, other[lane]),
-            other[lane]);
-        values.push_back(arith::AddFOp::create(
-            b, loc, arith::MulFOp::create(b, loc, x[lane], cos[lane]),
-            arith::MulFOp::create(b, loc, signedOther, sin[lane])));
-      }
-      return values;
-    }
-    SmallVector<SmallVector<Value>> operands;
-    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
-      auto type = cast<RankedTensorType>(operand.getType());
-      // [M, N] by position, a vector [N] by column, a column [M, 1] by row.
-      bool perRow = type.getRank() == 2 && type.getDimSize(1) == 1;
-      Value position = type.getRank() == 1 ? column
-                       : perRow            ? row
-                                           : at(columns, column);
-      operands.push_back(load(i, position, perRow));
-    }
-    SmallVector<Value> values;
-    for (int64_t lane = 0; lane < lanes; ++lane) {
-      SmallVector<Value> laneArgs;
-      for (SmallVector<Value> &laneValues : operands)
-        laneArgs.push_back(laneValues[lane]);
-      values.push_back(buildElementwiseScalar(b, loc, op, laneArgs));
-    }
-    return values;
-  };
-
-  // The column ranges computed by loops of their own: a concat's pieces,
-  // else the whole row.
+  // The column ranges computed by loops of their own: a root concat's
+  // pieces, else the whole row.
+  auto concat = program.getRoot().getDefiningOp<ConcatOp>();
   SmallVector<std::pair<int64_t, int64_t>> pieces;
-  if (isa<ConcatOp>(op)) {
+  if (concat) {
     int64_t start = 0;
-    for (Value input : op->getOperands()) {
-      pieces.push_back({start, start + widthOf(input)});
-      start += widthOf(input);
+    for (Value input : concat.getInputs()) {
+      pieces.push_back({start, start + RowProgram::getWidth(input)});
+      start += RowProgram::getWidth(input);
     }
   } else {
     pieces.push_back({0, columns});
@@ -197,17 +261,20 @@ void mlir::coda::emitElementwiseKernel(OpBuilder &b, Operation *op,
   scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
     Value first = arith::MulIOp::create(
         b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x),
-        index(lanes));
+        program.index(lanes));
     for (auto [i, range] : llvm::enumerate(pieces)) {
       unsigned piece = i;
       int64_t start = range.first;
       scf::ForOp::create(
-          b, loc, arith::AddIOp::create(b, loc, first, index(start)),
-          index(range.second), index(kThreads * lanes), ValueRange(),
-          [&](OpBuilder &, Location, Value column, ValueRange) {
-            SmallVector<Value> values = evaluate(piece, start, column);
-            storeNarrowed(b, loc, values, args.back(), elementOf(result),
-                          at(columns, column));
+          b, loc, arith::AddIOp::create(b, loc, first, program.index(start)),
+          program.index(range.second), program.index(kThreads * lanes),
+          ValueRange(), [&](OpBuilder &, Location, Value column, ValueRange) {
+            SmallVector<Value> values =
+                concat ? program.evaluatePiece(concat, piece, start, column)
+                       : program.evaluate(program.getRoot(), column);
+            storeNarrowed(b, loc, values, args.back(),
+                          RowProgram::getElement(result),
+                          program.at(columns, column));
             scf::YieldOp::create(b, loc);
           });
     }

@@ -12,11 +12,16 @@
 namespace mlir::coda {
 
 /// Returns true for the ops an elementwise kernel runs outside a GEMM
-/// epilogue: those with a scalar form (ScalarMath.h), whose every operand is
-/// `[M, N]`, a per-column `[N]` or a per-row `[M, 1]` tensor of 16- or
-/// 32-bit floats, and the column maps of one row: slices, concats and
-/// "half" RoPE.
+/// epilogue: those with a scalar form (ScalarMath.h), the column maps of one
+/// row (slices, concats and "half" RoPE) and coda.map, whose every operand
+/// is `[M, N]`, a per-column `[N]` or a per-row `[M, 1]` tensor of 16- or
+/// 32-bit floats.
 bool isElementwiseKernelOp(Operation *op);
+
+/// Checks that the kernel can evaluate `op` (an isElementwiseKernelOp): a
+/// map's region holds only ops with a scalar form and column maps, and a
+/// concat only as the value it yields. Reports the reason otherwise.
+LogicalResult checkElementwiseKernelSupport(Operation *op);
 
 /// Rows of the output each CTA of an elementwise kernel computes.
 constexpr int64_t kElementwiseRowsPerBlock = 1;
@@ -29,8 +34,10 @@ constexpr int64_t kElementwiseRowsPerBlock = 1;
 /// broadcasts them; a slice's source at the shifted column; the concat
 /// piece's input, one loop per piece; RoPE's element, its partner half a
 /// head away and the row's tables) in f32, rounded once to the result's
-/// type. Arguments: the row count M as i32, the operands, the result, as
-/// pointers. Grid: M CTAs, block: 128 threads.
+/// type. A map's region is evaluated the same way, op by op from its
+/// operands, without storing what it computes in between. Arguments: the
+/// row count M as i32, the operands, the result, as pointers. Grid: M CTAs,
+/// block: 128 threads.
 void emitElementwiseKernel(OpBuilder &builder, Operation *op, StringRef name);
 
 } // namespace mlir::coda

@@ -281,3 +281,31 @@ func.func @norm_columns(%x: tensor<?x100xbf16>, %g: tensor<100xbf16>) -> tensor<
   %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x100xbf16>, tensor<100xbf16>) -> tensor<?x100xbf16>
   return %h : tensor<?x100xbf16>
 }
+
+// -----
+
+// A map's kernel picks a concat's piece by column range: only the value it
+// yields may be a concat.
+func.func @map_inner_concat(%a: tensor<?x128xbf16>, %b: tensor<?x128xbf16>) -> tensor<?x256xbf16> {
+  %y = coda.map inputs(%a, %b) : (tensor<?x128xbf16>, tensor<?x128xbf16>) -> tensor<?x256xbf16> {
+  ^bb0(%x: tensor<?x128xf32>, %z: tensor<?x128xf32>):
+    // expected-error @+1 {{a map's kernel picks a concat's piece by its column range, so a concat must be the value it yields}}
+    %c = coda.concat %x, %z : (tensor<?x128xf32>, tensor<?x128xf32>) -> tensor<?x256xf32>
+    %s = coda.silu %c : (tensor<?x256xf32>) -> tensor<?x256xf32>
+    coda.yield %s : tensor<?x256xf32>
+  }
+  return %y : tensor<?x256xbf16>
+}
+
+// -----
+
+// Partial reductions belong in GEMM epilogues.
+func.func @map_partials(%a: tensor<?x128xbf16>) -> tensor<?x1xf32> {
+  %y = coda.map inputs(%a) : (tensor<?x128xbf16>) -> tensor<?x1xf32> {
+  ^bb0(%x: tensor<?x128xf32>):
+    // expected-error @+1 {{a map's kernel evaluates elementwise maps, slices, concats and "half" RoPE, not 'coda.partial_reduce'}}
+    %p = coda.partial_reduce %x {kind = "sum", tile_n = 128 : i64} : (tensor<?x128xf32>) -> tensor<?x1xf32>
+    coda.yield %p : tensor<?x1xf32>
+  }
+  return %y : tensor<?x1xf32>
+}

@@ -474,7 +474,7 @@ func.func @gemm_yield_element_type(%a: tensor<2x8xbf16>, %w: tensor<8x8xbf16>, %
 
 // HasParent<"GemmOp">: coda.yield ends only a GEMM epilogue.
 func.func @yield_outside_gemm() {
-  // expected-error @+1 {{'coda.yield' op expects parent op 'coda.gemm'}}
+  // expected-error @+1 {{'coda.yield' op expects parent op to be one of 'coda.gemm, coda.map'}}
   coda.yield
 }
 
@@ -562,4 +562,53 @@ func.func @accumulate_twice(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %d: t
     coda.yield %acc, %acc : tensor<?x32xf32>, tensor<?x32xf32>
   }
   return %y, %z : tensor<?x32xbf16>, tensor<?x32xbf16>
+}
+
+// -----
+
+// map_c1: one region argument per input.
+func.func @map_arguments(%a: tensor<?x8xbf16>) -> tensor<?x8xbf16> {
+  // expected-error @+1 {{'coda.map' op region has 2 arguments but expected 1 (one per input)}}
+  %y = coda.map inputs(%a) : (tensor<?x8xbf16>) -> tensor<?x8xbf16> {
+  ^bb0(%x: tensor<?x8xf32>, %z: tensor<?x8xf32>):
+    coda.yield %x : tensor<?x8xf32>
+  }
+  return %y : tensor<?x8xbf16>
+}
+
+// -----
+
+// map_c1: inputs are widened to f32 in the region.
+func.func @map_argument_type(%a: tensor<?x8xbf16>) -> tensor<?x8xbf16> {
+  // expected-error @+1 {{'coda.map' op region argument for input #0 has type 'tensor<?x8xbf16>' but expected 'tensor<?x8xf32>'}}
+  %y = coda.map inputs(%a) : (tensor<?x8xbf16>) -> tensor<?x8xbf16> {
+  ^bb0(%x: tensor<?x8xbf16>):
+    coda.yield %x : tensor<?x8xbf16>
+  }
+  return %y : tensor<?x8xbf16>
+}
+
+// -----
+
+// map_c2: the yielded value has the result's shape in f32.
+func.func @map_yield(%a: tensor<?x8xbf16>) -> tensor<?x4xbf16> {
+  %y = coda.map inputs(%a) : (tensor<?x8xbf16>) -> tensor<?x4xbf16> {
+  ^bb0(%x: tensor<?x8xf32>):
+    // expected-error @+1 {{'coda.yield' op a map yields one value of type 'tensor<?x4xf32>', got 'tensor<?x8xf32>'}}
+    coda.yield %x : tensor<?x8xf32>
+  }
+  return %y : tensor<?x4xbf16>
+}
+
+// -----
+
+// map_c3: only tile-local ops.
+func.func @map_not_tile_local(%a: tensor<?x8xbf16>, %g: tensor<8xf32>) -> tensor<?x8xbf16> {
+  %y = coda.map inputs(%a, %g) : (tensor<?x8xbf16>, tensor<8xf32>) -> tensor<?x8xbf16> {
+  ^bb0(%x: tensor<?x8xf32>, %w: tensor<8xf32>):
+    // expected-error @+1 {{'coda.rms_norm' op is not tile-local and cannot run in a map}}
+    %n = coda.rms_norm %x, %w {epsilon = 1.0e-05 : f32} : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
+    coda.yield %n : tensor<?x8xf32>
+  }
+  return %y : tensor<?x8xbf16>
 }

@@ -168,6 +168,37 @@ bool mlir::coda::isTileLocalOp(Operation *op) {
              ConcatOp, PartialReduceOp, PartialGatherOp>(op);
 }
 
+LogicalResult MapOp::verifyRegions() {
+  Block &body = getBlock();
+  // map_c1: the block arguments.
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError("region has ")
+           << body.getNumArguments() << " arguments but expected "
+           << getInputs().size() << " (one per input)";
+  for (auto [index, input, arg] :
+       llvm::enumerate(getInputs(), body.getArguments())) {
+    Type expected = GemmOp::getRegionType(input.getType());
+    if (arg.getType() != expected)
+      return emitOpError("region argument for input #")
+             << index << " has type " << arg.getType() << " but expected "
+             << expected;
+  }
+  // map_c3: only tile-local ops.
+  for (Operation &op : body.without_terminator())
+    if (!isTileLocalOp(&op))
+      return op.emitOpError("is not tile-local and cannot run in a map");
+  // map_c2: the yield matches the result.
+  auto yield = dyn_cast<YieldOp>(body.back());
+  if (!yield)
+    return emitOpError("region must end in coda.yield");
+  Type expected = GemmOp::getRegionType(getResult().getType());
+  if (yield.getValues().size() != 1 ||
+      yield.getValues().front().getType() != expected)
+    return yield.emitOpError("a map yields one value of type ")
+           << expected << ", got " << yield.getValues().getTypes();
+  return success();
+}
+
 LogicalResult GemmOp::verifyRegions() {
   Block &body = getBody();
 

@@ -214,6 +214,15 @@ std::string mlir::coda::explainUnfused(Operation *op, unsigned maxEpilogueOps) {
   if (isa<ReducePartialsOp, CrossEntropyFromPartialsOp>(op))
     return "finishes per-tile partials across the whole row (a small "
            "reduction kernel)";
+  if (isa<SumRowsOp>(op))
+    return "a sum over the rows (of a norm gradient's per-block partials): a "
+           "small reduction kernel";
+  if (isa<RMSNormGradOp, LayerNormGradOp, RMSNormGradPartialsOp>(op))
+    return "dx needs each row's statistics and dgamma a sum over all rows: a "
+           "row kernel of its own (with the residual sum it feeds, on the GPU "
+           "path)";
+  if (isa<MapOp>(op))
+    return "elementwise ops that no GEMM takes, one kernel for the lot";
   if (isa<NormStatisticsOp>(op))
     return "the norm's input is a function argument: no producing GEMM, so "
            "its statistics take a kernel of their own";
@@ -230,11 +239,19 @@ std::string mlir::coda::explainUnfused(Operation *op, unsigned maxEpilogueOps) {
   if (isa<RMSNormOp, LayerNormOp>(op)) {
     if (op->getResult(0).use_empty())
       return "the result is unused";
-    for (Operation *user : op->getResult(0).getUsers())
-      if (!isa<LinearOp, GemmOp>(user))
+    for (Operation *user : op->getResult(0).getUsers()) {
+      if (!isa<LinearOp, GemmOp, TransposedMatmulOp>(user))
         return "the result feeds '" + user->getName().getStringRef().str() +
                "', which is not a GEMM: the per-row scale has no epilogue to "
                "go to";
+      auto gemm = dyn_cast<GemmOp>(user);
+      if (isa<TransposedMatmulOp>(user) ||
+          (gemm && (gemm.getALayout() == "km" ||
+                    llvm::is_contained(gemm.getB(), op->getResult(0)))))
+        return "the result is a weight gradient's operand, reduced over its "
+               "rows, where no per-row scale can follow: a row kernel "
+               "recomputes it";
+    }
     return "not reparameterized";
   }
   if (isa<CrossEntropyOp>(op))

@@ -52,10 +52,10 @@ static double tensorBytes(Value value, int64_t rows) {
 }
 
 /// Returns true for an op that runs as a kernel of its own: every coda op
-/// outside an epilogue except `coda.slice`, a view.
+/// outside an epilogue or a map except `coda.slice`, a view.
 static bool isKernel(Operation *op) {
   return isa<CodaDialect>(op->getDialect()) && !isa<SliceOp, YieldOp>(op) &&
-         !isa<GemmOp>(op->getParentOp());
+         !isa<GemmOp, MapOp>(op->getParentOp());
 }
 
 /// Returns true for a kernel that reads and writes no tensor with a dynamic
@@ -66,8 +66,14 @@ static bool isParameterOnly(Operation *op) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     return tensor && tensor.getRank() > 0 && tensor.isDynamicDim(0);
   };
+  // Partials of a fixed size summarize the rows of what produced them.
+  auto summarizesRows = [&](Value operand) {
+    Operation *producer = operand.getDefiningOp();
+    return producer && llvm::any_of(producer->getOperandTypes(), hasRows);
+  };
   return llvm::none_of(op->getOperandTypes(), hasRows) &&
-         llvm::none_of(op->getResultTypes(), hasRows);
+         llvm::none_of(op->getResultTypes(), hasRows) &&
+         llvm::none_of(op->getOperands(), summarizesRows);
 }
 
 namespace {

@@ -123,15 +123,70 @@ def Coda_GemmOp : Coda_OpBase<"gemm", [AttrSizedOperandSegments,
 }
 
 //===----------------------------------------------------------------------===//
+// MapOp
+//===----------------------------------------------------------------------===//
+
+def Coda_MapOp : Coda_OpBase<"map", [IsolatedFromAbove]> {
+  let summary = "tile-local ops outside a GEMM that run as one kernel";
+  let description = [{
+    Runs its region, a program of tile-local ops of one row, on the rows of
+    its inputs, and yields one value, rounded once to the result's element
+    type: the elementwise kernel of several ops, whose intermediates are
+    never stored. `coda-form-maps` builds it on the GPU path from an op that
+    no GEMM takes and the ops that only feed it (a cotangent's inverse RoPE
+    with its slices and concat, say).
+
+    The region has one argument per input, of its shape with f32 elements
+    for a floating-point input, as a GEMM epilogue's inputs.
+
+    Constraints:
+    * (map_c1) one region argument per input, of the type described above.
+    * (map_c2) `coda.yield` yields one value, of the result's shape with f32
+      elements.
+    * (map_c3) every op in the region is tile-local.
+
+    ```mlir
+    %y = coda.map inputs(%x, %c, %s) : (tensor<?x384xbf16>, tensor<?x32xf32>,
+        tensor<?x32xf32>) -> tensor<?x384xbf16> {
+    ^bb0(%a: tensor<?x384xf32>, %cos: tensor<?x32xf32>, %sin: tensor<?x32xf32>):
+      %q = coda.slice %a {offset = 0 : i64, size = 256 : i64}
+          : (tensor<?x384xf32>) -> tensor<?x256xf32>
+      %r = coda.rope %q, %cos, %sin {head_dim = 64 : i64}
+          : (tensor<?x256xf32>, tensor<?x32xf32>, tensor<?x32xf32>)
+          -> tensor<?x256xf32>
+      %v = coda.slice %a {offset = 256 : i64, size = 128 : i64}
+          : (tensor<?x384xf32>) -> tensor<?x128xf32>
+      %y = coda.concat %r, %v
+          : (tensor<?x256xf32>, tensor<?x128xf32>) -> tensor<?x384xf32>
+      coda.yield %y : tensor<?x384xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Coda_EpilogueInput>:$inputs);
+  let results = (outs Coda_Matrix:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    (`inputs` `(` $inputs^ `)`)? attr-dict `:` functional-type(operands, results)
+    $body
+  }];
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The region's single block.
+    Block &getBlock() { return getBody().front(); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // YieldOp
 //===----------------------------------------------------------------------===//
 
 def Coda_YieldOp : Op<Coda_Dialect, "yield",
-    [Pure, Terminator, ReturnLike, HasParent<"GemmOp">]> {
-  let summary = "the values a GEMM epilogue stores";
+    [Pure, Terminator, ReturnLike, ParentOneOf<["GemmOp", "MapOp"]>]> {
+  let summary = "the values a GEMM epilogue or a map stores";
   let description = [{
-    Ends the epilogue of a `coda.gemm`. Each operand is rounded to the
-    element type of the matching result of the GEMM and stored.
+    Ends the epilogue of a `coda.gemm` or the region of a `coda.map`. Each
+    operand is rounded to the element type of the matching result of its
+    parent and stored.
   }];
   let arguments = (ins Variadic<Coda_EpilogueInput>:$values);
   let assemblyFormat = "attr-dict ($values^ `:` type($values))?";

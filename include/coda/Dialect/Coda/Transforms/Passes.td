@@ -175,7 +175,7 @@ def CodaFusionReportPass : Pass<"coda-fusion-report", "::mlir::ModuleOp"> {
     Option<"rows", "rows", "int64_t", /*default=*/"4096",
            "Row count at which bytes are reported">,
     Option<"pipeline", "pipeline", "std::string",
-           /*default=*/"\"coda-fuse-pipeline\"",
+           /*default=*/"\"coda-gpu-fuse-pipeline\"",
            "The function pipeline whose effect is reported">,
     Option<"maxEpilogueOps", "max-epilogue-ops", "unsigned",
            /*default=*/"64",
