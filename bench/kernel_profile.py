@@ -6,11 +6,16 @@ of bench/block.py, under torch.profiler, and prints for each kernel of the
 plan its op, its mean device time over the profiled steps, and the time
 its bytes would take at the given bandwidth when it is not a GEMM (each
 operand read and each result written once; the launch plan's shapes at
-M rows), then the step's time as bench/block.py measures it, launches and
-gaps included. The GEMM floor's kernels (cuBLAS, forward and backward through
+M rows) and the device's mean idle time before it, then the step's time
+as bench/block.py measures it, launches and gaps included, and replayed
+from a CUDA graph. The GEMM floor's kernels (cuBLAS, forward and backward through
 autograd) are profiled the same way for the total to compare with.
 
-usage: python3 bench/kernel_profile.py PAIR.ptx [--rows 16384] [--steps 20]
+With --once it runs the pair a single time at each of --rows and
+stops (for compute-sanitizer: `compute-sanitizer python3
+bench/kernel_profile.py PAIR.ptx --once --rows 37 1000`).
+
+usage: python3 bench/kernel_profile.py PAIR.ptx [--rows 16384] [--steps 20] [--once]
 """
 
 import argparse
@@ -28,7 +33,9 @@ ELEMENT_BYTES = {"bf16": 2, "f16": 2, "f32": 4, "i32": 4, "i64": 8}
 
 
 def profile(step, steps):
-    """Mean device microseconds per kernel name over `steps` runs."""
+    """Mean device microseconds per kernel name over `steps` runs, and the
+    mean idle time on the device before each kernel (from the end of the
+    kernel before it)."""
     for _ in range(3):
         step()
     torch.cuda.synchronize()
@@ -37,10 +44,16 @@ def profile(step, steps):
             step()
         torch.cuda.synchronize()
     times = collections.defaultdict(float)
-    for event in prof.events():
-        if event.device_type == torch.autograd.DeviceType.CUDA:
-            times[event.name] += event.time_range.elapsed_us() / steps
-    return times
+    idle = collections.defaultdict(float)
+    kernels = sorted((e for e in prof.events()
+                      if e.device_type == torch.autograd.DeviceType.CUDA),
+                     key=lambda e: e.time_range.start)
+    for previous, event in zip([None] + kernels[:-1], kernels):
+        times[event.name] += event.time_range.elapsed_us() / steps
+        if previous is not None:
+            idle[event.name] += max(0, event.time_range.start
+                                    - previous.time_range.end) / steps
+    return times, idle
 
 
 def kernel_bytes(function, rows):
@@ -63,44 +76,75 @@ def kernel_bytes(function, rows):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ptx")
-    parser.add_argument("--rows", type=int, default=16384)
+    parser.add_argument("--rows", type=int, nargs="+", default=[16384])
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--bandwidth", type=float, default=4.0,
                         help="TB/s for the bytes column (default 4.0)")
+    parser.add_argument("--once", action="store_true",
+                        help="run the pair once at each row count and stop")
     options = parser.parse_args()
-    rows = options.rows
     forward = bench.coda.Bundle(options.ptx, function=bench.FORWARD_FUNCTION)
     backward = bench.coda.Bundle(options.ptx, function=bench.BACKWARD_FUNCTION)
     pair = (forward, backward, bench.plan_results(options.ptx, bench.FORWARD_FUNCTION),
             bench.plan_results(options.ptx, bench.BACKWARD_FUNCTION))
+    if options.once:
+        for rows in options.rows:
+            forward_buffers, backward_buffers, _, _ = bench.training_buffers(
+                pair, bench.make_inputs(rows), bench.make_cotangents(rows), rows)
+            forward.run(forward_buffers, rows)
+            backward.run(backward_buffers, rows)
+            torch.cuda.synchronize()
+            print(f"ran the pair at {rows} rows")
+        return 0
+    rows = options.rows[0]
     inputs = bench.make_inputs(rows)
     cotangents = bench.make_cotangents(rows)
     forward_buffers, backward_buffers, _, _ = bench.training_buffers(
         pair, inputs, cotangents, rows)
-    times = profile(lambda: (forward.run(forward_buffers, rows),
-                             backward.run(backward_buffers, rows)), options.steps)
+    times, idle = profile(lambda: (forward.run(forward_buffers, rows),
+                                   backward.run(backward_buffers, rows)),
+                          options.steps)
     with open(os.path.splitext(options.ptx)[0] + ".plan.json") as f:
         plan = {fn["name"]: fn for fn in json.load(f)["functions"]}
-    print(f"| kernel | op | us | us at {options.bandwidth} TB/s |")
-    print("|---|---|---|---|")
+    print(f"| kernel | op | us | us at {options.bandwidth} TB/s | idle before, us |")
+    print("|---|---|---|---|---|")
     total = 0.0
+    total_idle = 0.0
     for name in (bench.FORWARD_FUNCTION, bench.BACKWARD_FUNCTION):
         for kernel, (op, size) in kernel_bytes(plan[name], rows).items():
             us = times.get(kernel, 0.0)
             total += us
+            total_idle += idle.get(kernel, 0.0)
             ideal = "" if op == "coda.gemm" else f"{size / options.bandwidth / 1e6:.1f}"
-            print(f"| {kernel} | {op} | {us:.1f} | {ideal} |")
-    print(f"| all | | {total:.1f} | |")
-    step = lambda: (forward.run(forward_buffers, rows), backward.run(backward_buffers, rows))
+            print(f"| {kernel} | {op} | {us:.1f} | {ideal} | {idle.get(kernel, 0.0):.1f} |")
+    print(f"| all | | {total:.1f} | | {total_idle:.1f} |")
+    def step():
+        forward.run(forward_buffers, rows)
+        backward.run(backward_buffers, rows)
+
     print(f"\nforward+backward as bench/block.py times it: "
           f"{bench.median_ms(step) * 1e3:.1f} us; kernels alone: {total:.1f} us")
+    # The same launches replayed from a CUDA graph: no host work between
+    # the kernels.
+    try:
+        graph = torch.cuda.CUDAGraph()
+        stream = torch.cuda.Stream()
+        stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(stream):
+            step()
+            with torch.cuda.graph(graph, stream=stream):
+                step()
+        torch.cuda.current_stream().wait_stream(stream)
+        print(f"the same from a CUDA graph: {bench.median_ms(graph.replay) * 1e3:.1f} us")
+    except Exception as error:  # the capture is informative only
+        print(f"no CUDA graph: {error}")
 
     args, _ = bench.leaf_arguments(inputs, torch.bfloat16)
     _, y0, wo, _, w1, wd, _, wqkv, _, _ = args
     leaves = [y0, wo, w1, wd, wqkv]
     dqkv = cotangents[1].bfloat16()
-    floor = profile(lambda: bench.gradients(bench.gemms_only, leaves, leaves, [dqkv]),
-                    options.steps)
+    floor, _ = profile(lambda: bench.gradients(bench.gemms_only, leaves, leaves, [dqkv]),
+                       options.steps)
     print(f"\nGEMM floor forward+backward at {rows} rows: {sum(floor.values()):.1f} us "
           f"of kernels")
     for name, us in sorted(floor.items(), key=lambda item: -item[1]):

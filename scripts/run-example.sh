@@ -19,7 +19,7 @@ entry="${2:-block}"
 echo "== $(basename "$example"): what it holds"
 "$build/bin/coda-translate" --coda-summary "$example"
 echo
-echo "== fusion (coda-fuse-pipeline)"
+echo "== fusion (coda-gpu-fuse-pipeline)"
 "$build/bin/coda-opt" "$example" --coda-fusion-report -o /dev/null
 echo
 echo "== CPU check: fused vs unfused, 37 rows, seed 1"
@@ -31,7 +31,7 @@ echo "== training: the backward (coda-generate-backward), checked on the CPU"
 # Whole-function report of the derived backward; the first lines say how
 # many kernels it takes before and after fusion.
 "$build/bin/coda-opt" "$example" --coda-generate-backward \
-    --coda-fusion-report="pipeline=coda-fuse-pipeline" -o /dev/null |
+    --coda-fusion-report -o /dev/null |
   awk '/^fusion report for @'"$entry"'_backward/{on=1} on&&/^fusion report for @/&&!/_backward/{on=0} on' |
   sed -n '1,3p'
 # About a minute on one core for the canonical block.
