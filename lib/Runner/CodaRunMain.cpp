@@ -11,7 +11,7 @@
 // Runs a function of a coda module on inputs from .npy files or drawn from a
 // seeded generator, on the CPU reference path or (CudaExecutor.h) compiled
 // to PTX and launched through the CODA runtime. With --compare-with-unfused
-// it also compiles the function through coda-fuse-pipeline and checks the
+// it also compiles the function through coda-gpu-fuse-pipeline and checks the
 // fused program against the unfused one evaluated in f64; with
 // --compare-with-reference it checks the CUDA results the same way. See
 // docs/Running.md.
@@ -199,10 +199,11 @@ static void printOutputs(ArrayRef<HostTensor> outputs) {
   }
 }
 
-/// Runs `module` through coda-fuse-pipeline.
+/// Runs `module` through coda-gpu-fuse-pipeline: what the GPU path
+/// compiles, which the CPU reference path lowers too.
 static LogicalResult fuse(ModuleOp module) {
   PassManager pm(module.getContext());
-  buildCodaFusePipeline(pm.nest<func::FuncOp>(), CodaFusePipelineOptions());
+  buildCodaGPUFusePipeline(pm.nest<func::FuncOp>(), CodaFusePipelineOptions());
   return pm.run(module);
 }
 

@@ -94,16 +94,25 @@ struct LowerSumRows : public CodaLoweringPattern<SumRowsOp> {
 // Norms
 //===----------------------------------------------------------------------===//
 
-struct LowerRMSNormGrad : public CodaLoweringPattern<RMSNormGradOp> {
-  using CodaLoweringPattern::CodaLoweringPattern;
+/// coda.rms_norm_grad, and its GPU form coda.rms_norm_grad_partials: dx
+/// (plus the residual) and dgamma, which the GPU form leaves as partials;
+/// here the first partial row holds the whole sum and the others are 0.
+template <typename OpT>
+struct LowerRMSNormGrad : public CodaLoweringPattern<OpT> {
+  using CodaLoweringPattern<OpT>::CodaLoweringPattern;
+  using OpAdaptor = typename CodaLoweringPattern<OpT>::OpAdaptor;
+  static constexpr bool kPartials = std::is_same_v<OpT, RMSNormGradPartialsOp>;
 
   LogicalResult
-  matchAndRewrite(RMSNormGradOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpT op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *context = getContext();
-    Type computeType = getComputeType();
+    MLIRContext *context = this->getContext();
+    Type computeType = this->getComputeType();
     Value x = adaptor.getX(), gamma = adaptor.getGamma(), dy = adaptor.getDy();
+    Value residual;
+    if constexpr (kPartials)
+      residual = adaptor.getResidual();
     int64_t width = op.getX().getType().getDimSize(1);
     double epsilon = op.getEpsilon().convertToDouble();
     Value sumSquares = buildRowSumSquares(rewriter, loc, x, computeType);
@@ -120,21 +129,28 @@ struct LowerRMSNormGrad : public CodaLoweringPattern<RMSNormGradOp> {
               args[3]);
           return arith::MulFOp::create(b, l, h, args[1]);
         });
-    // r · gamma · dy − x · r² · mean(h · dy).
+    // r · gamma · dy − x · r² · mean(h · dy) (+ the residual).
+    SmallVector<Value> inputs = {x, dy};
+    if (residual)
+      inputs.push_back(residual);
+    unsigned matrices = inputs.size();
+    llvm::append_range(inputs, ValueRange{sumSquares, outputDotGrad, gamma});
     Value dx = buildElementwise(
-        rewriter, loc, convert(op.getDx().getType()),
-        {x, dy, sumSquares, outputDotGrad, gamma},
-        getNormMaps(context, 2, 2, 1), computeType, x,
+        rewriter, loc, this->convert(op.getDx().getType()), inputs,
+        getNormMaps(context, matrices, 2, 1), computeType, x,
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value r = rstd(b, l, args[2]);
+          ValueRange statistics = args.drop_front(matrices);
+          Value r = rstd(b, l, statistics[0]);
           Value direct = arith::MulFOp::create(
-              b, l, arith::MulFOp::create(b, l, r, args[4]), args[1]);
+              b, l, arith::MulFOp::create(b, l, r, statistics[2]), args[1]);
           Value mean = arith::DivFOp::create(
-              b, l, args[3], createFloat(b, l, computeType, double(width)));
+              b, l, statistics[1],
+              createFloat(b, l, computeType, double(width)));
           Value correction = arith::MulFOp::create(
               b, l, arith::MulFOp::create(b, l, args[0], square(b, l, r)),
               mean);
-          return arith::SubFOp::create(b, l, direct, correction);
+          Value value = arith::SubFOp::create(b, l, direct, correction);
+          return residual ? arith::AddFOp::create(b, l, value, args[2]) : value;
         });
     // Σ_rows dy · x · r.
     Value dgamma =
@@ -145,9 +161,27 @@ struct LowerRMSNormGrad : public CodaLoweringPattern<RMSNormGradOp> {
                        b, l, arith::MulFOp::create(b, l, args[1], args[0]),
                        rstd(b, l, args[2]));
                  });
-    rewriter.replaceOp(
-        op, {dx, roundVector(rewriter, loc, dgamma,
-                             convert(op.getDgamma().getType()), computeType)});
+    if constexpr (kPartials) {
+      auto type = this->convert(op.getPartials().getType());
+      Value partials = createFilled(rewriter, loc, type, x, 0.0);
+      Value first = roundVector(
+          rewriter, loc, dgamma,
+          RankedTensorType::get({width}, type.getElementType()), computeType);
+      partials = tensor::InsertSliceOp::create(
+          rewriter, loc, first, partials,
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
+                                 rewriter.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
+                                 rewriter.getIndexAttr(width)},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
+                                 rewriter.getIndexAttr(1)});
+      rewriter.replaceOp(op, {partials, dx});
+    } else {
+      rewriter.replaceOp(
+          op, {dx, roundVector(rewriter, loc, dgamma,
+                               this->convert(op.getDgamma().getType()),
+                               computeType)});
+    }
     return success();
   }
 };
@@ -323,6 +357,7 @@ struct LowerCrossEntropyGrad : public CodaLoweringPattern<CrossEntropyGradOp> {
 
 void mlir::coda::populateGradientLoweringPatterns(
     const CodaToLinalgTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<LowerSumRows, LowerRMSNormGrad, LowerLayerNormGrad,
+  patterns.add<LowerSumRows, LowerRMSNormGrad<RMSNormGradOp>,
+               LowerRMSNormGrad<RMSNormGradPartialsOp>, LowerLayerNormGrad,
                LowerCrossEntropyGrad>(converter, patterns.getContext());
 }

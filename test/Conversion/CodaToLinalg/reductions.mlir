@@ -55,3 +55,18 @@ func.func @cross_entropy(%l: tensor<?x64xf32>, %t: tensor<?xi64>) -> tensor<f32>
   %loss = coda.cross_entropy %l, %t : (tensor<?x64xf32>, tensor<?xi64>) -> tensor<f32>
   return %loss : tensor<f32>
 }
+
+// -----
+
+// The GPU form of the RMSNorm gradient on the CPU: dx with the residual
+// added in the same pass; the first partial row holds all of dgamma, the
+// others are 0.
+// CHECK-LABEL: func.func @rms_norm_grad_partials
+//       CHECK:   linalg.generic {{.*}} ins(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : tensor<?x64xbf16>, tensor<?x64xbf16>, tensor<?x64xbf16>, tensor<?xf32>, tensor<?xf32>, tensor<64xbf16>)
+//       CHECK:   %[[ZERO:.+]] = linalg.fill {{.*}} -> tensor<4x64xf32>
+//       CHECK:   %[[P:.+]] = tensor.insert_slice %{{.+}} into %[[ZERO]][0, 0] [1, 64] [1, 1] : tensor<64xf32> into tensor<4x64xf32>
+//       CHECK:   return %[[P]]
+func.func @rms_norm_grad_partials(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %dy: tensor<?x64xbf16>, %r: tensor<?x64xbf16>) -> (tensor<4x64xf32>, tensor<?x64xbf16>) {
+  %p, %dx = coda.rms_norm_grad_partials %x, %g, %dy, %r {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x64xbf16>) -> (tensor<4x64xf32>, tensor<?x64xbf16>)
+  return %p, %dx : tensor<4x64xf32>, tensor<?x64xbf16>
+}

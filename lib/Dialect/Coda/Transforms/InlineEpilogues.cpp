@@ -104,6 +104,30 @@ struct InlineEpilogue : public OpRewritePattern<GemmOp> {
   }
 };
 
+/// A map computes its region on its inputs in f32 and rounds the yielded
+/// value once: the region's ops on the widened inputs, then the result.
+struct InlineMap : public OpRewritePattern<MapOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MapOp map,
+                                PatternRewriter &rewriter) const override {
+    Location loc = map.getLoc();
+    SmallVector<Value> arguments;
+    for (Value input : map.getInputs())
+      arguments.push_back(
+          castTo(rewriter, loc, input, getEpilogueType(input.getType())));
+    Block &body = map.getBlock();
+    auto yield = cast<YieldOp>(body.getTerminator());
+    rewriter.inlineBlockBefore(&body, map, arguments);
+    rewriter.setInsertionPoint(map);
+    Value result = castTo(rewriter, loc, yield.getValues().front(),
+                          map.getResult().getType());
+    rewriter.eraseOp(yield);
+    rewriter.replaceOp(map, result);
+    return success();
+  }
+};
+
 struct CodaInlineEpiloguesPass
     : public coda::impl::CodaInlineEpiloguesPassBase<CodaInlineEpiloguesPass> {
   void runOnOperation() override {
@@ -124,5 +148,5 @@ struct CodaInlineEpiloguesPass
 } // namespace
 
 void mlir::coda::populateInlineEpiloguesPatterns(RewritePatternSet &patterns) {
-  patterns.add<InlineEpilogue>(patterns.getContext());
+  patterns.add<InlineEpilogue, InlineMap>(patterns.getContext());
 }

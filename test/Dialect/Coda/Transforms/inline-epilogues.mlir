@@ -84,3 +84,28 @@ func.func @accumulate(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %d: tensor<
   }
   return %y : tensor<?x32xbf16>
 }
+
+// -----
+
+// A map: its inputs widened, its region inlined, the value it yields
+// rounded once.
+// CHECK-LABEL: func.func @map
+//  CHECK-SAME:   (%[[D:.+]]: tensor<?x384xbf16>, %[[C:.+]]: tensor<?x32xf32>, %[[S:.+]]: tensor<?x32xf32>)
+//       CHECK:   %[[W:.+]] = arith.extf %[[D]] : tensor<?x384xbf16> to tensor<?x384xf32>
+//       CHECK:   %[[Q:.+]] = coda.slice %[[W]] {offset = 0 : i64, size = 256 : i64} : (tensor<?x384xf32>) -> tensor<?x256xf32>
+//       CHECK:   %[[R:.+]] = coda.rope %[[Q]], %[[C]], %[[S]]
+//       CHECK:   %[[V:.+]] = coda.slice %[[W]] {offset = 256 : i64, size = 128 : i64}
+//       CHECK:   %[[Y:.+]] = coda.concat %[[R]], %[[V]] : (tensor<?x256xf32>, tensor<?x128xf32>) -> tensor<?x384xf32>
+//       CHECK:   %[[O:.+]] = arith.truncf %[[Y]] : tensor<?x384xf32> to tensor<?x384xbf16>
+//       CHECK:   return %[[O]]
+func.func @map(%d: tensor<?x384xbf16>, %cos: tensor<?x32xf32>, %sin: tensor<?x32xf32>) -> tensor<?x384xbf16> {
+  %y = coda.map inputs(%d, %cos, %sin) : (tensor<?x384xbf16>, tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x384xbf16> {
+  ^bb0(%a: tensor<?x384xf32>, %c: tensor<?x32xf32>, %s: tensor<?x32xf32>):
+    %q = coda.slice %a {offset = 0 : i64, size = 256 : i64} : (tensor<?x384xf32>) -> tensor<?x256xf32>
+    %r = coda.rope %q, %c, %s {head_dim = 64 : i64} : (tensor<?x256xf32>, tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x256xf32>
+    %v = coda.slice %a {offset = 256 : i64, size = 128 : i64} : (tensor<?x384xf32>) -> tensor<?x128xf32>
+    %c2 = coda.concat %r, %v : (tensor<?x256xf32>, tensor<?x128xf32>) -> tensor<?x384xf32>
+    coda.yield %c2 : tensor<?x384xf32>
+  }
+  return %y : tensor<?x384xbf16>
+}

@@ -103,6 +103,8 @@ def CodaInlineEpiloguesPass
     A GEMM that reads `a` as `[K, M]` ("km", a weight gradient) becomes a
     `coda.transposed_matmul` when its weights are `[K, N]` ("kn"); with
     `[N, K]` weights it is reported as an error.
+    A `coda.map` is replaced the same way: its inputs widened, its region
+    inlined, the yielded value rounded once.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::coda::CodaDialect",
