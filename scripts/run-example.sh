@@ -3,8 +3,9 @@
 # Llama-3-1B block into GEMM-epilogue programs, print what was fused, check
 # on the CPU that the fused program computes the same function, derive its
 # backward and check its gradients on the CPU, and (with
-# the CUDA toolkit at CUDA_ROOT, default /usr/local/cuda) generate its
-# sm_90a kernels and launch plan into build/example/.
+# the CUDA toolkit at CUDA_ROOT, default /usr/local/cuda) generate the
+# sm_90a kernels and launch plans of the function and of its training pair
+# into build/example/.
 # Usage: scripts/run-example.sh [FILE.mlir [ENTRY]]
 set -euo pipefail
 
@@ -46,20 +47,40 @@ if [[ -d "$cuda" ]]; then
   name="$(basename "${example%.mlir}")"
   CUDA_ROOT="$cuda" "$build/bin/coda-translate" --coda-to-ptx "$example" \
     -o "$build/example/$name.ptx"
-  python3 - "$build/example/$name.plan.json" <<'PLAN'
+  plans=("$build/example/$name.plan.json")
+  # The training pair too: its forward's and its backward's kernels, when
+  # the generator takes every op of the backward.
+  "$build/bin/coda-opt" "$example" --coda-generate-backward \
+    -o "$build/example/$name-pair.mlir"
+  if CUDA_ROOT="$cuda" "$build/bin/coda-translate" --coda-to-ptx \
+      "$build/example/$name-pair.mlir" -o "$build/example/$name-pair.ptx" \
+      2>"$build/example/$name-pair.log"; then
+    plans+=("$build/example/$name-pair.plan.json")
+  else
+    echo "(the training pair's backward has no GPU kernels yet:"
+    echo " $(head -n1 "$build/example/$name-pair.log"))"
+  fi
+  python3 - "${plans[@]}" <<'PLAN'
 import json, sys
-plan = json.load(open(sys.argv[1]))
-for function in plan["functions"]:
+functions = [f for path in sys.argv[1:] for f in json.load(open(path))["functions"]]
+seen = set()
+for function in functions:
+    if function["name"] in seen:
+        continue
+    seen.add(function["name"])
     print(f"@{function['name']}: {len(function['kernels'])} steps")
     for k in function["kernels"]:
         if "boundary" in k:
             print(f"  {k['boundary']} (run by the caller)")
             continue
+        if "alias" in k:
+            print(f"  {k['alias']} is {k['of']} reshaped (no kernel)")
+            continue
         grid = "persistent" if k["persistent"] else "grid"
         print(f"  {k['name']:<16} {k['block']} threads, {k['rows_per_tile']}-row x "
               f"{k['tiles_n']} tiles ({grid}), {k['shared_bytes'] // 1024} KiB shared")
 PLAN
-  echo "PTX and launch plan in $build/example/"
+  echo "PTX and launch plans in $build/example/"
 else
   echo
   echo "== no CUDA toolkit at $cuda: skipping the Hopper kernels"

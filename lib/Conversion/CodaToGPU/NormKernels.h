@@ -43,6 +43,8 @@ LogicalResult checkNormKernelSupport(Operation *op);
 /// dx (+ residual), and adds dy · x · rstd to the lane's dgamma sums, which
 /// it stores as partials row b at the end. Arguments: M as i32, x, gamma,
 /// dy, the residual when present, the partials, dx. Grid: 1056, block: 32.
+/// A lane holds D / 32 dgamma sums in registers (64 for D = 2048, where
+/// ptxas spills 96 bytes); wider rows spill more.
 ///
 /// coda.sum_rows (static rows): CTA j sums columns 32 j .. 32 j + 31, warp
 /// w rows w, w + 8, ..., sixteen loads in flight, and the warps' sums meet
