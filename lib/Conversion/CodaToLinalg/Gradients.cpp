@@ -285,13 +285,20 @@ struct LowerCrossEntropyGrad : public CodaLoweringPattern<CrossEntropyGradOp> {
                                     b.getIntegerAttr(targetType, ignoreIndex)));
     };
 
-    Value lse = buildRowLogSumExp(rewriter, loc, logits, computeType);
     AffineExpr d0 = getAffineDimExpr(0, context);
     AffineMap rowMap = AffineMap::get(2, 0, {d0}, context);
     AffineMap scalarMap = AffineMap::get(2, 0, {}, context);
+    // The saved log-sum-exps ([M, 1]) when given, else the rows' own.
+    Value lse = adaptor.getLse();
+    AffineMap lseMap =
+        lse ? AffineMap::get(2, 0, {d0, getAffineConstantExpr(0, context)},
+                             context)
+            : rowMap;
+    if (!lse)
+      lse = buildRowLogSumExp(rewriter, loc, logits, computeType);
     SmallVector<Value> inputs = {logits, lse, targets, dloss};
     SmallVector<AffineMap> maps = {
-        AffineMap::getMultiDimIdentityMap(2, context), rowMap, rowMap,
+        AffineMap::getMultiDimIdentityMap(2, context), lseMap, rowMap,
         reduction == "none" ? rowMap : scalarMap};
     if (reduction == "mean") {
       // The rows not ignored, as a rank-0 tensor.

@@ -400,6 +400,20 @@ struct LowerReducePartials : public CodaLoweringPattern<ReducePartialsOp> {
 // Cross-entropy
 //===----------------------------------------------------------------------===//
 
+struct LowerLogSumExp : public CodaLoweringPattern<LogSumExpOp> {
+  using CodaLoweringPattern::CodaLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(LogSumExpOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value rows = buildRowLogSumExp(rewriter, op.getLoc(), adaptor.getX(),
+                                   getComputeType());
+    rewriter.replaceOp(
+        op, toColumns(rewriter, op.getLoc(), rows, op->getResults()));
+    return success();
+  }
+};
+
 struct LowerCrossEntropy : public CodaLoweringPattern<CrossEntropyOp> {
   using CodaLoweringPattern::CodaLoweringPattern;
 
@@ -617,8 +631,9 @@ struct LowerNormStatistics : public CodaLoweringPattern<NormStatisticsOp> {
 
 void mlir::coda::populateReductionLoweringPatterns(
     const CodaToLinalgTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<LowerRMSNorm, LowerLayerNorm, LowerPartialReduce,
-               LowerPartialGather, LowerReducePartials, LowerCrossEntropy,
-               LowerCrossEntropyFromPartials, LowerNormStatistics>(
-      converter, patterns.getContext());
+  patterns
+      .add<LowerRMSNorm, LowerLayerNorm, LowerPartialReduce, LowerPartialGather,
+           LowerReducePartials, LowerLogSumExp, LowerCrossEntropy,
+           LowerCrossEntropyFromPartials, LowerNormStatistics>(
+          converter, patterns.getContext());
 }

@@ -123,3 +123,21 @@ func.func @ce_rows_behind_dynamic(%l: tensor<?x8xbf16>, %t: tensor<2xi64>) -> te
   %y = coda.cross_entropy %l, %t {reduction = "none"} : (tensor<?x8xbf16>, tensor<2xi64>) -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// log_sum_exp_c1: one f32 value per row, as a column.
+func.func @lse_shape(%l: tensor<?x8xbf16>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{'coda.log_sum_exp' op expected a result of type tensor<?x1xf32>, got 'tensor<?x8xf32>'}}
+  %s = coda.log_sum_exp %l : (tensor<?x8xbf16>) -> tensor<?x8xf32>
+  return %s : tensor<?x8xf32>
+}
+
+// -----
+
+// log_sum_exp_c1: rows as x.
+func.func @lse_rows(%l: tensor<4x8xbf16>) -> tensor<3x1xf32> {
+  // expected-error @+1 {{'coda.log_sum_exp' op expected a result of type tensor<4x1xf32>, got 'tensor<3x1xf32>'}}
+  %s = coda.log_sum_exp %l : (tensor<4x8xbf16>) -> tensor<3x1xf32>
+  return %s : tensor<3x1xf32>
+}

@@ -168,3 +168,12 @@ func.func @partials_epsilon(%x: tensor<?x8xf32>, %g: tensor<8xf32>, %dy: tensor<
   %p, %dx = coda.rms_norm_grad_partials %x, %g, %dy {epsilon = -1.0 : f32} : (tensor<?x8xf32>, tensor<8xf32>, tensor<?x8xf32>) -> (tensor<4x8xf32>, tensor<?x8xf32>)
   return
 }
+
+// -----
+
+// cross_entropy_grad_c1: the saved log-sum-exps are one per row.
+func.func @ce_grad_lse(%l: tensor<4x8xf32>, %t: tensor<4xi64>, %dl: tensor<f32>, %s: tensor<4x8xf32>) {
+  // expected-error @+1 {{'coda.cross_entropy_grad' op expected lse of type tensor<4x1xf32>, one per row, got 'tensor<4x8xf32>'}}
+  %g = coda.cross_entropy_grad %l, %t, %dl, %s : (tensor<4x8xf32>, tensor<4xi64>, tensor<f32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}

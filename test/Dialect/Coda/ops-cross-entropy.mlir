@@ -27,3 +27,16 @@ func.func @cross_entropy_sum(%logits: tensor<4x64xf16>, %t: tensor<4xi64>) -> te
   %l = coda.cross_entropy %logits, %t {reduction = "sum"} : (tensor<4x64xf16>, tensor<4xi64>) -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// -----
+
+// The rows' log-sum-exps, and a loss gradient that takes its softmax from
+// them.
+// CHECK-LABEL: func.func @log_sum_exp
+//       CHECK:   %[[S:.+]] = coda.log_sum_exp %{{.+}} : (tensor<?x64xbf16>) -> tensor<?x1xf32>
+//       CHECK:   coda.cross_entropy_grad %{{.+}}, %{{.+}}, %{{.+}}, %[[S]] : (tensor<?x64xbf16>, tensor<?xi64>, tensor<f32>, tensor<?x1xf32>) -> tensor<?x64xbf16>
+func.func @log_sum_exp(%logits: tensor<?x64xbf16>, %t: tensor<?xi64>, %dl: tensor<f32>) -> tensor<?x64xbf16> {
+  %s = coda.log_sum_exp %logits : (tensor<?x64xbf16>) -> tensor<?x1xf32>
+  %g = coda.cross_entropy_grad %logits, %t, %dl, %s : (tensor<?x64xbf16>, tensor<?xi64>, tensor<f32>, tensor<?x1xf32>) -> tensor<?x64xbf16>
+  return %g : tensor<?x64xbf16>
+}

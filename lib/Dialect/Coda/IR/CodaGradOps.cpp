@@ -160,6 +160,13 @@ LogicalResult CrossEntropyGradOp::verify() {
            << getReduction() << "\" expects dloss of type tensor<f32>, got "
            << dlossType;
   }
+  if (Value lse = getLse()) {
+    auto lseType = tensorType(lse);
+    if (lseType.getDimSize(1) != 1 ||
+        isStaticMismatch(lseType.getDimSize(0), rows))
+      return emitOpError("expected lse of type tensor<")
+             << dimString(rows) << "x1xf32>, one per row, got " << lseType;
+  }
   // cross_entropy_grad_c2.
   return verifySameMatrix(*this, getResult(), "the result", getLogits(),
                           "logits");

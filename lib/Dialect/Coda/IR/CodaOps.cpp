@@ -416,6 +416,16 @@ LogicalResult ConcatOp::verify() {
 // CrossEntropyOp
 //===----------------------------------------------------------------------===//
 
+LogicalResult LogSumExpOp::verify() {
+  // log_sum_exp_c1.
+  auto type = tensorType(getResult());
+  int64_t rows = tensorType(getX()).getDimSize(0);
+  if (type.getDimSize(1) != 1 || isStaticMismatch(type.getDimSize(0), rows))
+    return emitOpError("expected a result of type tensor<")
+           << dimString(rows) << "x1xf32>, got " << type;
+  return success();
+}
+
 LogicalResult CrossEntropyOp::verify() {
   auto logitsType = tensorType(getLogits());
   int64_t rows = logitsType.getDimSize(0);

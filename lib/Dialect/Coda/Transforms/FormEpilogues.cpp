@@ -183,6 +183,36 @@ struct CrossEntropyFromEpilogue : public OpRewritePattern<CrossEntropyOp> {
   }
 };
 
+/// Computes a log-sum-exp of a GEMM's output from per-tile log-sum-exps in
+/// its epilogue, so the output need not be stored for it.
+struct LogSumExpFromEpilogue : public OpRewritePattern<LogSumExpOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(LogSumExpOp op,
+                                PatternRewriter &rewriter) const override {
+    auto producer = op.getX().getDefiningOp<GemmOp>();
+    if (!producer)
+      return rewriter.notifyMatchFailure(op, "the input comes from no GEMM");
+    unsigned resultIndex = cast<OpResult>(op.getX()).getResultNumber();
+    auto partialsType = RankedTensorType::get(
+        {op.getX().getType().getDimSize(0), ShapedType::kDynamic},
+        rewriter.getF32Type());
+    GemmOp extended =
+        extendGemm(rewriter, producer, ValueRange(), partialsType,
+                   [&](OpBuilder &builder, Location loc, ValueRange yielded,
+                       ValueRange) -> SmallVector<Value> {
+                     return {PartialReduceOp::create(builder, loc, partialsType,
+                                                     yielded[resultIndex],
+                                                     "lse", IntegerAttr())};
+                   });
+    rewriter.replaceOpWithNewOp<ReducePartialsOp>(
+        op, TypeRange{op.getType()}, ValueRange{extended.getResults().back()},
+        "lse", /*count=*/IntegerAttr(), /*epsilon=*/FloatAttr(),
+        /*tile_n=*/IntegerAttr());
+    return success();
+  }
+};
+
 struct CodaFormEpiloguesPass
     : public coda::impl::CodaFormEpiloguesPassBase<CodaFormEpiloguesPass> {
   using Base::Base;
@@ -200,7 +230,7 @@ void mlir::coda::populateFormEpiloguesPatterns(RewritePatternSet &patterns,
                                                unsigned maxEpilogueOps) {
   MLIRContext *context = patterns.getContext();
   patterns.add<LinearToGemm, MatmulToGemm, TransposedMatmulToGemm,
-               CrossEntropyFromEpilogue>(context);
+               CrossEntropyFromEpilogue, LogSumExpFromEpilogue>(context);
   patterns.add<AbsorbIntoEpilogue>(context, maxEpilogueOps);
   // Results nobody reads any more leave the GEMM, and their epilogue ops die.
   GemmOp::getCanonicalizationPatterns(patterns, context);

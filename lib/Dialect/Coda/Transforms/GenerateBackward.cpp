@@ -46,6 +46,15 @@ static bool isRecomputed(Operation *op) {
              SwiGLUOp, RMSNormOp, LayerNormOp, RoPEOp, SliceOp, ConcatOp>(op);
 }
 
+/// Whether the backward of `loss` takes the softmax from the log-sum-exps
+/// the forward saves, recomputing the logits from their linear, instead of
+/// the forward saving the logits: when a linear makes them for this loss
+/// alone (an LM head, whose logits are the largest tensor of the model).
+static bool savesLogSumExp(CrossEntropyOp loss) {
+  auto linear = loss.getLogits().getDefiningOp<LinearOp>();
+  return linear && loss.getLogits().hasOneUse();
+}
+
 /// The forward values the backward rule of `op` reads.
 static SmallVector<Value> getBackwardReads(Operation *op) {
   return llvm::TypeSwitch<Operation *, SmallVector<Value>>(op)
@@ -75,6 +84,10 @@ static SmallVector<Value> getBackwardReads(Operation *op) {
         return SmallVector<Value>{rope.getCos(), rope.getSin()};
       })
       .Case([](CrossEntropyOp loss) {
+        // With saved log-sum-exps the logits are recomputed from what their
+        // linear's own rule reads.
+        if (savesLogSumExp(loss))
+          return SmallVector<Value>{loss.getTargets()};
         return SmallVector<Value>{loss.getLogits(), loss.getTargets()};
       })
       .Default([](Operation *) { return SmallVector<Value>{}; });
@@ -136,6 +149,10 @@ private:
   DenseSet<Value> positionTables;
   /// The values the forward returns for the backward, in program order.
   llvm::SetVector<Value> saved;
+  /// The losses whose logits' log-sum-exps the forward returns after them.
+  SmallVector<CrossEntropyOp> savedLogSumExps;
+  /// Those log-sum-exps as the backward sees them.
+  DenseMap<Operation *, Value> logSumExps;
   /// Forward values as the backward sees them.
   IRMapping primal;
   DenseMap<Value, Value> cotangents;
@@ -203,6 +220,16 @@ void TrainingPairBuilder::collectSaved() {
     return a.getDefiningOp()->isBeforeInBlock(b.getDefiningOp());
   });
   saved = llvm::SetVector<Value>(ordered.begin(), ordered.end());
+  for (auto loss : original.getBody().front().getOps<CrossEntropyOp>())
+    if (savesLogSumExp(loss))
+      savedLogSumExps.push_back(loss);
+}
+
+/// The type of the log-sum-exps of `logits`: `[M, 1]` f32.
+static RankedTensorType getLogSumExpType(Value logits) {
+  auto type = cast<RankedTensorType>(logits.getType());
+  return RankedTensorType::get({type.getDimSize(0), 1},
+                               Float32Type::get(type.getContext()));
 }
 
 func::FuncOp TrainingPairBuilder::buildForward() {
@@ -214,12 +241,17 @@ func::FuncOp TrainingPairBuilder::buildForward() {
   for (Value value : saved)
     results.push_back(mapping.lookup(value));
   builder.setInsertionPoint(ret);
+  for (CrossEntropyOp loss : savedLogSumExps)
+    results.push_back(LogSumExpOp::create(builder, loss.getLoc(),
+                                          getLogSumExpType(loss.getLogits()),
+                                          mapping.lookup(loss.getLogits())));
   func::ReturnOp::create(builder, ret.getLoc(), results);
   ret.erase();
   forward.setType(FunctionType::get(forward.getContext(),
                                     forward.getArgumentTypes(),
                                     ValueRange(results).getTypes()));
-  forward->setAttr(kSavedAttr, builder.getI64IntegerAttr(saved.size()));
+  forward->setAttr(kSavedAttr, builder.getI64IntegerAttr(
+                                   saved.size() + savedLogSumExps.size()));
   return forward;
 }
 
@@ -438,7 +470,8 @@ LogicalResult TrainingPairBuilder::differentiate(Operation *op,
         Value targets = getPrimal(loss.getTargets());
         grad(loss.getLogits(),
              CrossEntropyGradOp::create(builder, loc, typeOf(logits), logits,
-                                        targets, dy, loss.getIgnoreIndexAttr(),
+                                        targets, dy, logSumExps.lookup(loss),
+                                        loss.getIgnoreIndexAttr(),
                                         loss.getReductionAttr()));
         return success();
       });
@@ -450,6 +483,8 @@ LogicalResult TrainingPairBuilder::buildBackward() {
   SmallVector<Type> inputs(original.getArgumentTypes());
   for (Value value : saved)
     inputs.push_back(value.getType());
+  for (CrossEntropyOp loss : savedLogSumExps)
+    inputs.push_back(getLogSumExpType(loss.getLogits()));
   llvm::append_range(inputs, original.getResultTypes());
   SmallVector<BlockArgument> differentiated;
   SmallVector<Type> results;
@@ -471,10 +506,13 @@ LogicalResult TrainingPairBuilder::buildBackward() {
     primal.map(arg, entry->getArgument(arg.getArgNumber()));
   for (auto [index, value] : llvm::enumerate(saved))
     primal.map(value, entry->getArgument(numArgs + index));
+  unsigned numSaved = saved.size() + savedLogSumExps.size();
+  for (auto [index, loss] : llvm::enumerate(savedLogSumExps))
+    logSumExps[loss] = entry->getArgument(numArgs + saved.size() + index);
 
   auto ret = cast<func::ReturnOp>(original.getBody().front().getTerminator());
   for (auto [index, result] : llvm::enumerate(ret.getOperands()))
-    accumulate(result, entry->getArgument(numArgs + saved.size() + index));
+    accumulate(result, entry->getArgument(numArgs + numSaved + index));
 
   SmallVector<Operation *> ops;
   for (Operation &op : original.getBody().front().without_terminator())
@@ -513,7 +551,8 @@ LogicalResult TrainingPairBuilder::buildBackward() {
                            builder.getI64IntegerAttr(arg.getArgNumber()));
   }
   func::ReturnOp::create(builder, original.getLoc(), gradients);
-  backward->setAttr(kSavedAttr, builder.getI64IntegerAttr(saved.size()));
+  backward->setAttr(kSavedAttr, builder.getI64IntegerAttr(
+                                    saved.size() + savedLogSumExps.size()));
   return success();
 }
 

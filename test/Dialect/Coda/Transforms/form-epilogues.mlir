@@ -246,3 +246,18 @@ func.func @dgrad_silu(%dy: tensor<?x32xbf16>, %w: tensor<32x64xbf16>, %x: tensor
   %g = coda.activation_grad %x, %d {activation = "silu"} : (tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<?x64xbf16>
   return %g : tensor<?x64xbf16>
 }
+
+// -----
+
+// A log-sum-exp of a GEMM's output comes from per-tile log-sum-exps in its
+// epilogue: the logits are not stored for it.
+// CHECK-LABEL: func.func @log_sum_exp
+//       CHECK:   %[[P:.+]] = coda.gemm
+//       CHECK:     %[[T:.+]] = coda.partial_reduce %{{.+}} {kind = "lse"} : (tensor<?x256xf32>) -> tensor<?x?xf32>
+//       CHECK:     coda.yield %[[T]] : tensor<?x?xf32>
+//       CHECK:   coda.reduce_partials %[[P]] {kind = "lse"} : (tensor<?x?xf32>) -> tensor<?x1xf32>
+func.func @log_sum_exp(%h: tensor<?x64xbf16>, %w: tensor<256x64xbf16>) -> tensor<?x1xf32> {
+  %logits = coda.linear %h, %w : (tensor<?x64xbf16>, tensor<256x64xbf16>) -> tensor<?x256xf32>
+  %s = coda.log_sum_exp %logits : (tensor<?x256xf32>) -> tensor<?x1xf32>
+  return %s : tensor<?x1xf32>
+}

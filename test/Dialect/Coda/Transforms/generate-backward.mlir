@@ -84,20 +84,41 @@ func.func @scale_gelu(%x: tensor<?x16xf32>, %g: tensor<16xf32>) -> tensor<?x16xf
 
 // -----
 
-// The loss: the forward saves the logits, the backward starts from the
-// loss's cotangent.
+// The loss over a linear's logits: the forward saves the rows' log-sum-exps,
+// not the logits; the backward recomputes the logits and takes the softmax
+// as exp(logits - lse), starting from the loss's cotangent.
 // CHECK-LABEL: func.func @loss_forward(
-//       CHECK:   return %{{.+}}, %{{.+}} : tensor<f32>, tensor<?x32xbf16>
+//  CHECK-SAME:     attributes {coda.saved = 1 : i64}
+//       CHECK:   %[[LOGITS:.+]] = coda.linear
+//       CHECK:   %[[LSE:.+]] = coda.log_sum_exp %[[LOGITS]] : (tensor<?x32xbf16>) -> tensor<?x1xf32>
+//       CHECK:   return %{{.+}}, %[[LSE]] : tensor<f32>, tensor<?x1xf32>
 // CHECK-LABEL: func.func @loss_backward(
-//  CHECK-SAME:     %[[X:[^:]+]]: tensor<?x16xbf16>, %[[W:[^:]+]]: tensor<32x16xbf16>, %[[T:[^:]+]]: tensor<?xi64>, %[[L:[^:]+]]: tensor<?x32xbf16>, %[[DL:[^:]+]]: tensor<f32>)
+//  CHECK-SAME:     %[[X:[^:]+]]: tensor<?x16xbf16>, %[[W:[^:]+]]: tensor<32x16xbf16>, %[[T:[^:]+]]: tensor<?xi64>, %[[S:[^:]+]]: tensor<?x1xf32>, %[[DL:[^:]+]]: tensor<f32>)
 //  CHECK-SAME:     -> (tensor<?x16xbf16> {coda.gradient_of = 0 : i64}, tensor<32x16xbf16> {coda.gradient_of = 1 : i64})
-//       CHECK:   %[[DLOG:.+]] = coda.cross_entropy_grad %[[L]], %[[T]], %[[DL]] {ignore_index = -1 : i64, reduction = "sum"}
+//       CHECK:   %[[L:.+]] = coda.linear %[[X]], %[[W]]
+//       CHECK:   %[[DLOG:.+]] = coda.cross_entropy_grad %[[L]], %[[T]], %[[DL]], %[[S]] {ignore_index = -1 : i64, reduction = "sum"}
 //       CHECK:   coda.matmul %[[DLOG]], %[[W]]
 //       CHECK:   coda.transposed_matmul %[[DLOG]], %[[X]]
 func.func @loss(%x: tensor<?x16xbf16>, %w: tensor<32x16xbf16>, %t: tensor<?xi64>) -> tensor<f32> {
   %logits = coda.linear %x, %w : (tensor<?x16xbf16>, tensor<32x16xbf16>) -> tensor<?x32xbf16>
   %l = coda.cross_entropy %logits, %t {ignore_index = -1 : i64, reduction = "sum"} : (tensor<?x32xbf16>, tensor<?xi64>) -> tensor<f32>
   return %l : tensor<f32>
+}
+
+// -----
+
+// Logits that are also a result are saved, and the loss's gradient takes
+// its softmax from them.
+// CHECK-LABEL: func.func @loss_and_logits_forward(
+//  CHECK-SAME:     attributes {coda.saved = 1 : i64}
+//   CHECK-NOT:   coda.log_sum_exp
+//       CHECK:   return %{{.+}}, %{{.+}}, %{{.+}} : tensor<f32>, tensor<?x32xbf16>, tensor<?x32xbf16>
+// CHECK-LABEL: func.func @loss_and_logits_backward(
+//       CHECK:   coda.cross_entropy_grad %{{.+}}, %{{.+}}, %{{[^,]+}} {ignore_index = -1 : i64, reduction = "sum"}
+func.func @loss_and_logits(%x: tensor<?x16xbf16>, %w: tensor<32x16xbf16>, %t: tensor<?xi64>) -> (tensor<f32>, tensor<?x32xbf16>) {
+  %logits = coda.linear %x, %w : (tensor<?x16xbf16>, tensor<32x16xbf16>) -> tensor<?x32xbf16>
+  %l = coda.cross_entropy %logits, %t {ignore_index = -1 : i64, reduction = "sum"} : (tensor<?x32xbf16>, tensor<?xi64>) -> tensor<f32>
+  return %l, %logits : tensor<f32>, tensor<?x32xbf16>
 }
 
 // -----

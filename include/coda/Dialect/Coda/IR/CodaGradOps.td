@@ -179,11 +179,14 @@ def Coda_CrossEntropyGradOp : Coda_Op<"cross_entropy_grad"> {
     per row `(softmax(logits[m, :]) − onehot(targets[m])) · w[m]`, with
     `w[m] = dloss` for `"sum"`, `dloss / (rows not ignored)` for `"mean"`,
     `dloss[m]` for `"none"`, and 0 on rows whose target is `ignore_index`.
+    With `lse`, the rows' log-sum-exps that the forward saved
+    (`coda.log_sum_exp`), the softmax is `exp(logits − lse)` and needs no
+    pass over the row for its maximum and sum.
 
     Constraints:
     * (cross_entropy_grad_c1) `targets` has one element per row of
       `logits`; `dloss` is `tensor<f32>` for `"mean"` and `"sum"` and
-      `tensor<Mxf32>` for `"none"`.
+      `tensor<Mxf32>` for `"none"`; `lse`, when present, is `[M, 1]`.
     * (cross_entropy_grad_c2) the result has the type of `logits`.
 
     ```mlir
@@ -193,7 +196,7 @@ def Coda_CrossEntropyGradOp : Coda_Op<"cross_entropy_grad"> {
     ```
   }];
   let arguments = (ins Coda_Matrix:$logits, Coda_Targets:$targets,
-                       Coda_Loss:$dloss,
+                       Coda_Loss:$dloss, Optional<Coda_F32Matrix>:$lse,
                        DefaultValuedAttr<I64Attr, "-100">:$ignore_index,
                        Coda_StrEnumAttr<["mean", "sum", "none"], "mean">:$reduction);
   let results = (outs Coda_Matrix:$result);

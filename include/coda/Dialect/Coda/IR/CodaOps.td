@@ -359,6 +359,28 @@ def Coda_ConcatOp : Coda_Op<"concat"> {
 // CrossEntropyOp
 //===----------------------------------------------------------------------===//
 
+def Coda_LogSumExpOp : Coda_Op<"log_sum_exp"> {
+  let summary = "the log-sum-exp of each row";
+  let description = [{
+    Computes `log Σ_n exp(x[m, n])` per row in f32, as `[M, 1]` f32: the
+    statistic a training pair saves for the gradient of a cross-entropy, so
+    that the backward has the softmax as `exp(logits − lse)` without the
+    forward storing the logits. Over a GEMM's output it is computed from
+    per-tile partials in the GEMM's epilogue.
+
+    Constraints:
+    * (log_sum_exp_c1) the result is `tensor<M x 1 x f32>`, rows as `x`.
+
+    ```mlir
+    %lse = coda.log_sum_exp %logits
+        : (tensor<?x32768xf32>) -> tensor<?x1xf32>
+    ```
+  }];
+  let arguments = (ins Coda_Matrix:$x);
+  let results = (outs Coda_F32Matrix:$result);
+  let hasVerifier = 1;
+}
+
 def Coda_CrossEntropyOp : Coda_Op<"cross_entropy"> {
   let summary = "softmax cross-entropy of logits against class indices";
   let description = [{
