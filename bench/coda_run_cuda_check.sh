@@ -2,7 +2,13 @@
 # coda-run --device cuda and the embedding example on a GPU machine, with the
 # tools of scripts/package-gpu-tools.sh (the GPU machine needs no MLIR).
 #
-#   bash bench/coda_run_cuda_check.sh [GPU_TOOLS_DIR] [LOG_DIR]
+#   bash bench/coda_run_cuda_check.sh [GPU_TOOLS_DIR] [LOG_DIR] [PAIR.mlir]
+#
+# PAIR.mlir (a path from the repository root), a training pair of the
+# canonical block (`coda-opt
+# examples/llama3-1b-block.mlir --coda-generate-backward -o PAIR.mlir` on
+# the build machine), adds its backward to the runs (the CPU reference of
+# the backward takes about twice the forward's time, so at 77 rows).
 #
 # Every function runs at a row count that is no tile multiple, on random
 # inputs, against the CPU reference (--compare-with-reference); the examples
@@ -38,6 +44,12 @@ runs=(
   "test/Runner/linear-grads.mlir bf16 4097 --compare-with-reference --bench"
   "test/Runner/linear-grads.mlir bf16_silu 515 --compare-with-reference"
 )
+
+pair="${3:-}"
+if [ -n "$pair" ]; then
+  runs+=("$pair block_backward 77 --compare-with-reference"
+         "$pair block_backward 4097 --bench")
+fi
 
 failed=0
 printf '| %-44s | %-10s | %5s | %-6s | %s\n' file entry rows result "median (--bench)"
