@@ -158,10 +158,7 @@ struct CrossEntropyFromEpilogue : public OpRewritePattern<CrossEntropyOp> {
           op, "the targets are computed after the GEMM");
 
     unsigned resultIndex = cast<OpResult>(op.getLogits()).getResultNumber();
-    auto logitsType = cast<RankedTensorType>(op.getLogits().getType());
-    auto partialsType =
-        RankedTensorType::get({logitsType.getDimSize(0), ShapedType::kDynamic},
-                              rewriter.getF32Type());
+    RankedTensorType partialsType = getPartialsType(op.getLogits());
     Value targets = op.getTargets();
     GemmOp extended = extendGemm(
         rewriter, producer, targets, {partialsType, partialsType},
@@ -194,9 +191,7 @@ struct LogSumExpFromEpilogue : public OpRewritePattern<LogSumExpOp> {
     if (!producer)
       return rewriter.notifyMatchFailure(op, "the input comes from no GEMM");
     unsigned resultIndex = cast<OpResult>(op.getX()).getResultNumber();
-    auto partialsType = RankedTensorType::get(
-        {op.getX().getType().getDimSize(0), ShapedType::kDynamic},
-        rewriter.getF32Type());
+    RankedTensorType partialsType = getPartialsType(op.getX());
     GemmOp extended =
         extendGemm(rewriter, producer, ValueRange(), partialsType,
                    [&](OpBuilder &builder, Location loc, ValueRange yielded,

@@ -163,3 +163,15 @@ bool mlir::coda::isDefinedBefore(Value value, Operation *point) {
   Operation *ancestor = def->getBlock()->findAncestorOpInBlock(*point);
   return ancestor && ancestor != def && def->isBeforeInBlock(ancestor);
 }
+
+RankedTensorType mlir::coda::getPartialsType(Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  return RankedTensorType::get({type.getDimSize(0), ShapedType::kDynamic},
+                               Float32Type::get(x.getContext()));
+}
+
+RankedTensorType mlir::coda::getStatisticType(Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  return RankedTensorType::get({type.getDimSize(0), 1},
+                               Float32Type::get(x.getContext()));
+}

@@ -74,6 +74,13 @@ bool isDefinedBefore(Value value, Operation *point);
 /// Returns `type` with f32 elements, the type a value has in an epilogue.
 Type getEpilogueType(Type type);
 
+/// The `[M, ?]` f32 type of per-tile partials of a reduction along the rows
+/// of `x` (one column per N-tile, symbolic until kernels are planned).
+RankedTensorType getPartialsType(Value x);
+
+/// The `[M, 1]` f32 type of a per-row statistic of `x`.
+RankedTensorType getStatisticType(Value x);
+
 } // namespace mlir::coda
 
 #endif // CODA_LIB_DIALECT_CODA_TRANSFORMS_GEMMUTILS_H

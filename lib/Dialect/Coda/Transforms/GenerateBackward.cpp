@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GemmUtils.h"
 #include "coda/Dialect/Coda/IR/CodaOps.h"
 #include "coda/Dialect/Coda/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -225,13 +226,6 @@ void TrainingPairBuilder::collectSaved() {
       savedLogSumExps.push_back(loss);
 }
 
-/// The type of the log-sum-exps of `logits`: `[M, 1]` f32.
-static RankedTensorType getLogSumExpType(Value logits) {
-  auto type = cast<RankedTensorType>(logits.getType());
-  return RankedTensorType::get({type.getDimSize(0), 1},
-                               Float32Type::get(type.getContext()));
-}
-
 func::FuncOp TrainingPairBuilder::buildForward() {
   IRMapping mapping;
   auto forward = cast<func::FuncOp>(original->clone(mapping));
@@ -243,7 +237,7 @@ func::FuncOp TrainingPairBuilder::buildForward() {
   builder.setInsertionPoint(ret);
   for (CrossEntropyOp loss : savedLogSumExps)
     results.push_back(LogSumExpOp::create(builder, loss.getLoc(),
-                                          getLogSumExpType(loss.getLogits()),
+                                          getStatisticType(loss.getLogits()),
                                           mapping.lookup(loss.getLogits())));
   func::ReturnOp::create(builder, ret.getLoc(), results);
   ret.erase();
@@ -484,7 +478,7 @@ LogicalResult TrainingPairBuilder::buildBackward() {
   for (Value value : saved)
     inputs.push_back(value.getType());
   for (CrossEntropyOp loss : savedLogSumExps)
-    inputs.push_back(getLogSumExpType(loss.getLogits()));
+    inputs.push_back(getStatisticType(loss.getLogits()));
   llvm::append_range(inputs, original.getResultTypes());
   SmallVector<BlockArgument> differentiated;
   SmallVector<Type> results;

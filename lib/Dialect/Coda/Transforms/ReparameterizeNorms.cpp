@@ -68,20 +68,6 @@ static SmallVector<GemmOp> getConsumingGemms(Value normalized,
   return gemms;
 }
 
-/// Returns the `[M, ?]` f32 type of the partials of `x`.
-static RankedTensorType getPartialsType(Value x) {
-  auto type = cast<RankedTensorType>(x.getType());
-  return RankedTensorType::get({type.getDimSize(0), ShapedType::kDynamic},
-                               Float32Type::get(x.getContext()));
-}
-
-/// Returns the `[M, 1]` f32 type of a per-row statistic of `x`.
-static RankedTensorType getStatisticType(Value x) {
-  auto type = cast<RankedTensorType>(x.getType());
-  return RankedTensorType::get({type.getDimSize(0), 1},
-                               Float32Type::get(x.getContext()));
-}
-
 /// Returns the weights of `gemm`, each multiplied by `gamma` along K when
 /// `foldGamma` is set.
 static SmallVector<Value> getWeights(GemmOp gemm, Value gamma, bool foldGamma,
