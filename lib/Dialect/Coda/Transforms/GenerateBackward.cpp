@@ -123,8 +123,9 @@ struct SlicePiece {
 /// Builds the training pair of one function.
 class TrainingPairBuilder {
 public:
-  explicit TrainingPairBuilder(func::FuncOp original)
-      : original(original), builder(original.getContext()) {}
+  TrainingPairBuilder(func::FuncOp original, bool saveActivations)
+      : original(original), builder(original.getContext()),
+        saveActivations(saveActivations) {}
 
   LogicalResult build();
 
@@ -146,6 +147,8 @@ private:
 
   func::FuncOp original;
   OpBuilder builder;
+  /// Whether activation and SwiGLU outputs are saved, not recomputed.
+  bool saveActivations;
   /// Arguments that are RoPE tables: inputs without gradients.
   DenseSet<Value> positionTables;
   /// The values the forward returns for the backward, in program order.
@@ -202,7 +205,9 @@ void TrainingPairBuilder::markRead(Value value, DenseSet<Value> &visited) {
   if (!visited.insert(value).second || isa<BlockArgument>(value))
     return;
   Operation *def = value.getDefiningOp();
-  if (!isRecomputed(def)) {
+  bool activation =
+      isa<SiLUOp, ReLUOp, SigmoidOp, TanhOp, GELUOp, SwiGLUOp>(def);
+  if (!isRecomputed(def) || (saveActivations && activation)) {
     saved.insert(value);
     return;
   }
@@ -608,7 +613,7 @@ struct CodaGenerateBackwardPass
       }
     }
     for (func::FuncOp func : targets)
-      if (failed(TrainingPairBuilder(func).build()))
+      if (failed(TrainingPairBuilder(func, saveActivations).build()))
         return signalPassFailure();
   }
 };

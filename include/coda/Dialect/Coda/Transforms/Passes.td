@@ -156,6 +156,11 @@ def CodaGenerateBackwardPass
     ListOption<"functions", "functions", "std::string",
                "The functions to differentiate (default: every graph-level "
                "function)">,
+    Option<"saveActivations", "save-activations", "bool", /*default=*/"false",
+           "Save the activation and SwiGLU outputs the backward reads (the "
+           "operands of weight gradients) instead of recomputing them: a "
+           "faster backward for one more tensor per activation held from "
+           "the forward to the backward">,
   ];
 }
 
