@@ -13,6 +13,7 @@
 
 #include "ElementwiseKernel.h"
 
+#include "KernelFunction.h"
 #include "VectorAccess.h"
 #include "coda/Dialect/Coda/Utils/ScalarMath.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -223,18 +224,10 @@ SmallVector<Value> RowProgram::evaluate(Value value, Value column) {
 
 void mlir::coda::emitElementwiseKernel(OpBuilder &b, Operation *op,
                                        StringRef name) {
-  MLIRContext *context = b.getContext();
   Location loc = op->getLoc();
-  auto pointer = LLVM::LLVMPointerType::get(context);
-  SmallVector<Type> arguments = {b.getI32Type()};
-  arguments.append(op->getNumOperands() + 1, pointer);
-  auto kernel = gpu::GPUFuncOp::create(
-      b, loc, name, FunctionType::get(context, arguments, {}));
-  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({kThreads, 1, 1}));
-
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&kernel.getBody().front());
+  auto kernel =
+      createRowCountKernel(b, loc, name, op->getNumOperands() + 1, kThreads);
   ValueRange args = kernel.getArguments();
   Value rows = arith::IndexCastOp::create(b, loc, b.getIndexType(), args[0]);
   Value row = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);

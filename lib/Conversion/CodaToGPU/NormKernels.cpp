@@ -12,6 +12,7 @@
 
 #include "NormKernels.h"
 
+#include "KernelFunction.h"
 #include "LaneSums.h"
 #include "VectorAccess.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -118,41 +119,21 @@ struct WarpRow {
 };
 } // namespace
 
-/// A kernel of `threads` threads taking the row count as i32 and
-/// `pointers` pointers; the builder is left at the start of its body.
-static gpu::GPUFuncOp createKernel(OpBuilder &b, Location loc, StringRef name,
-                                   unsigned pointers, int32_t threads) {
-  MLIRContext *context = b.getContext();
-  SmallVector<Type> arguments = {b.getI32Type()};
-  arguments.append(pointers, LLVM::LLVMPointerType::get(context));
-  auto kernel = gpu::GPUFuncOp::create(
-      b, loc, name, FunctionType::get(context, arguments, {}));
-  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({threads, 1, 1}));
-  b.setInsertionPointToStart(&kernel.getBody().front());
-  return kernel;
-}
-
 static Type getElementType(Value value) {
   return cast<RankedTensorType>(value.getType()).getElementType();
 }
 
 static void emitRMSNormKernel(OpBuilder &b, RMSNormOp op, StringRef name) {
   Location loc = op.getLoc();
-  auto kernel = createKernel(b, loc, name, 3, int32_t(32 * kNormRowsPerBlock));
+  auto kernel =
+      createRowCountKernel(b, loc, name, 3, int32_t(32 * kNormRowsPerBlock));
   ValueRange args = kernel.getArguments();
   Type xType = getElementType(op.getX());
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value lane, row;
+  std::tie(lane, row) = getWarpRow(b, loc, kNormRowsPerBlock);
   WarpRow warp{b, loc,
                cast<RankedTensorType>(op.getX().getType()).getDimSize(1),
-               getLanes(xType), Value()};
-  warp.lane = arith::RemUIOp::create(b, loc, tid, warp.index(32));
-  Value row = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc,
-                            gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
-                            warp.index(kNormRowsPerBlock)),
-      arith::DivUIOp::create(b, loc, tid, warp.index(32)));
+               getLanes(xType), lane};
   Value rows = arith::IndexCastOp::create(b, loc, b.getIndexType(), args[0]);
   Value inside =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);
@@ -177,7 +158,7 @@ static void emitRMSNormGradKernel(OpBuilder &b, RMSNormGradPartialsOp op,
                                   StringRef name) {
   Location loc = op.getLoc();
   bool hasResidual = bool(op.getResidual());
-  auto kernel = createKernel(b, loc, name, hasResidual ? 6 : 5, 32);
+  auto kernel = createRowCountKernel(b, loc, name, hasResidual ? 6 : 5, 32);
   ValueRange args = kernel.getArguments();
   Value x = args[1], gamma = args[2], dy = args[3];
   Value residual = hasResidual ? args[4] : Value();
@@ -248,7 +229,7 @@ constexpr int64_t kSumRowsUnroll = 16;
 
 static void emitSumRowsKernel(OpBuilder &b, SumRowsOp op, StringRef name) {
   Location loc = op.getLoc();
-  auto kernel = createKernel(b, loc, name, 2, int32_t(kSumRowsThreads));
+  auto kernel = createRowCountKernel(b, loc, name, 2, int32_t(kSumRowsThreads));
   constexpr int64_t warps = kSumRowsThreads / 32;
   Type f32 = b.getF32Type();
   auto workgroup =

@@ -6,6 +6,9 @@
 
 #include "ReduceKernel.h"
 
+#include "KernelFunction.h"
+#include "VectorAccess.h"
+
 #include "GemmKernel.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -16,7 +19,8 @@
 using namespace mlir;
 using namespace mlir::coda;
 
-FailureOr<int64_t> mlir::coda::checkReduceKernelSupport(ReducePartialsOp reduce) {
+FailureOr<int64_t>
+mlir::coda::checkReduceKernelSupport(ReducePartialsOp reduce) {
   if (reduce.getKind() != "sum" && reduce.getKind() != "rstd" &&
       reduce.getKind() != "mean_rstd")
     return reduce.emitError("the kernel generator finishes partials of kind "
@@ -26,12 +30,11 @@ FailureOr<int64_t> mlir::coda::checkReduceKernelSupport(ReducePartialsOp reduce)
   // The partials come from a GEMM's epilogue in tiles of its N-tile.
   auto result = dyn_cast<OpResult>(reduce.getPartials().front());
   auto gemm = result ? dyn_cast<GemmOp>(result.getOwner()) : GemmOp();
-  auto partial =
-      gemm ? gemm.getBody()
-                 .getTerminator()
-                 ->getOperand(result.getResultNumber())
-                 .getDefiningOp<PartialReduceOp>()
-           : PartialReduceOp();
+  auto partial = gemm ? gemm.getBody()
+                            .getTerminator()
+                            ->getOperand(result.getResultNumber())
+                            .getDefiningOp<PartialReduceOp>()
+                      : PartialReduceOp();
   if (!partial)
     return reduce.emitError("the kernel generator finishes partials stored by "
                             "a GEMM's epilogue; these come from elsewhere");
@@ -40,18 +43,10 @@ FailureOr<int64_t> mlir::coda::checkReduceKernelSupport(ReducePartialsOp reduce)
 
 void mlir::coda::emitReduceKernel(OpBuilder &b, ReducePartialsOp reduce,
                                   StringRef name, int64_t partials) {
-  MLIRContext *context = b.getContext();
   Location loc = reduce.getLoc();
-  auto pointer = LLVM::LLVMPointerType::get(context);
-  SmallVector<Type> arguments = {b.getI32Type()};
-  arguments.append(reduce->getNumOperands() + reduce->getNumResults(), pointer);
-  auto kernel = gpu::GPUFuncOp::create(
-      b, loc, name, FunctionType::get(context, arguments, {}));
-  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({128, 1, 1}));
-
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&kernel.getBody().front());
+  auto kernel = createRowCountKernel(
+      b, loc, name, reduce->getNumOperands() + reduce->getNumResults(), 128);
   auto index = [&](int64_t value) {
     return arith::ConstantIndexOp::create(b, loc, value).getResult();
   };
@@ -72,9 +67,7 @@ void mlir::coda::emitReduceKernel(OpBuilder &b, ReducePartialsOp reduce,
   Value inside =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);
   auto element = [&](Value base, Value position) {
-    Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), position);
-    return LLVM::GEPOp::create(b, loc, pointer, f32, base, ValueRange{offset})
-        .getResult();
+    return getElementAddress(b, loc, base, f32, position);
   };
   // Sums `term(tile, partial values...)` over the row's partials.
   auto sumTiles = [&](function_ref<Value(Value, ArrayRef<Value>)> term) {
@@ -116,9 +109,9 @@ void mlir::coda::emitReduceKernel(OpBuilder &b, ReducePartialsOp reduce,
       Value squares = sumTiles([&](Value tile, ArrayRef<Value> v) -> Value {
         Value columns = arith::MinUIOp::create(
             b, loc, index(tileN),
-            arith::SubIOp::create(b, loc, index(count),
-                                  arith::MulIOp::create(b, loc, tile,
-                                                        index(tileN))));
+            arith::SubIOp::create(
+                b, loc, index(count),
+                arith::MulIOp::create(b, loc, tile, index(tileN))));
         Value n = arith::UIToFPOp::create(
             b, loc, f32,
             arith::IndexCastOp::create(b, loc, b.getI32Type(), columns));

@@ -12,7 +12,9 @@
 
 #include "StatisticsKernel.h"
 
+#include "KernelFunction.h"
 #include "LaneSums.h"
+#include "VectorAccess.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -37,23 +39,13 @@ LogicalResult mlir::coda::checkStatisticsKernelSupport(NormStatisticsOp op) {
 
 void mlir::coda::emitStatisticsKernel(OpBuilder &b, NormStatisticsOp op,
                                       StringRef name) {
-  MLIRContext *context = b.getContext();
   Location loc = op.getLoc();
-  auto pointer = LLVM::LLVMPointerType::get(context);
   bool hasGamma = bool(op.getGamma());
   bool layerNorm = op.getKind() == "layer_norm";
-  SmallVector<Type> arguments = {b.getI32Type(), pointer};
-  if (hasGamma)
-    arguments.push_back(pointer);
-  arguments.append(op.getNumResults(), pointer);
-  auto kernel = gpu::GPUFuncOp::create(
-      b, loc, name, FunctionType::get(context, arguments, {}));
-  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  kernel.setKnownBlockSizeAttr(
-      b.getDenseI32ArrayAttr({int32_t(32 * kStatisticsRowsPerBlock), 1, 1}));
-
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&kernel.getBody().front());
+  auto kernel = createRowCountKernel(b, loc, name,
+                                     (hasGamma ? 2 : 1) + op.getNumResults(),
+                                     32 * kStatisticsRowsPerBlock);
   auto index = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(b, loc, value);
   };
@@ -70,34 +62,11 @@ void mlir::coda::emitStatisticsKernel(OpBuilder &b, NormStatisticsOp op,
   Value gamma = hasGamma ? args[2] : Value();
   ValueRange results = args.drop_front(hasGamma ? 3 : 2);
 
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value lane = arith::RemUIOp::create(b, loc, tid, index(32));
-  Value row = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc,
-                            gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
-                            index(kStatisticsRowsPerBlock)),
-      arith::DivUIOp::create(b, loc, tid, index(32)));
+  Value lane, row;
+  std::tie(lane, row) = getWarpRow(b, loc, kStatisticsRowsPerBlock);
   Value inside =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);
 
-  auto address = [&](Value base, Type type, Value position) -> Value {
-    Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), position);
-    return LLVM::GEPOp::create(b, loc, pointer, type, base, ValueRange{offset});
-  };
-  auto pairType = VectorType::get({2}, element);
-  unsigned pairAlign = 2 * element.getIntOrFloatBitWidth() / 8;
-  auto widen = [&](Value value) -> Value {
-    return element.isF32() ? value : arith::ExtFOp::create(b, loc, f32, value);
-  };
-  auto narrow = [&](Value value) -> Value {
-    return element.isF32() ? value
-                           : arith::TruncFOp::create(b, loc, element, value);
-  };
-  auto extract = [&](Value pair, int32_t e) -> Value {
-    return widen(LLVM::ExtractElementOp::create(
-        b, loc, pair, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(e))));
-  };
   auto warpSum = [&](Value value) {
     return sumAcrossLanes(b, loc, value, {16, 8, 4, 2, 1});
   };
@@ -117,12 +86,12 @@ void mlir::coda::emitStatisticsKernel(OpBuilder &b, NormStatisticsOp op,
               b, loc, valid,
               [&](OpBuilder &, Location) {
                 Value position = arith::AddIOp::create(
-                    b, loc, arith::MulIOp::create(b, loc, row, index(n)), column);
-                Value pair = LLVM::LoadOp::create(
-                    b, loc, pairType, address(x, element, position), pairAlign);
+                    b, loc, arith::MulIOp::create(b, loc, row, index(n)),
+                    column);
+                SmallVector<Value> pair =
+                    loadWidened(b, loc, x, element, position, 2);
                 Value added = arith::AddFOp::create(
-                    b, loc, sum[0],
-                    term(column, extract(pair, 0), extract(pair, 1)));
+                    b, loc, sum[0], term(column, pair[0], pair[1]));
                 scf::YieldOp::create(b, loc, added);
               },
               [&](OpBuilder &, Location) {
@@ -136,18 +105,13 @@ void mlir::coda::emitStatisticsKernel(OpBuilder &b, NormStatisticsOp op,
   auto storeH = [&](Value column, Value h0, Value h1) {
     if (!hasGamma)
       return;
-    Value g = LLVM::LoadOp::create(b, loc, pairType,
-                                   address(gamma, element, column), pairAlign);
-    Value packed = LLVM::PoisonOp::create(b, loc, pairType);
-    for (auto [e, h] : llvm::enumerate(std::initializer_list<Value>{h0, h1}))
-      packed = LLVM::InsertElementOp::create(
-          b, loc, packed,
-          narrow(arith::MulFOp::create(b, loc, h, extract(g, int32_t(e)))),
-          arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(int32_t(e))));
+    SmallVector<Value> g = loadWidened(b, loc, gamma, element, column, 2);
     Value position = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, row, index(n)), column);
-    LLVM::StoreOp::create(b, loc, packed, address(results[0], element, position),
-                          pairAlign);
+    storeNarrowed(b, loc,
+                  {arith::MulFOp::create(b, loc, h0, g[0]),
+                   arith::MulFOp::create(b, loc, h1, g[1])},
+                  results[0], element, position);
   };
 
   scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
@@ -157,32 +121,37 @@ void mlir::coda::emitStatisticsKernel(OpBuilder &b, NormStatisticsOp op,
     Value mean;
     if (layerNorm)
       mean = arith::DivFOp::create(
-          b, loc,
-          pass([&](Value, Value x0, Value x1) -> Value {
+          b, loc, pass([&](Value, Value x0, Value x1) -> Value {
             return arith::AddFOp::create(b, loc, x0, x1);
           }),
           count);
     // The sum of squares (of deviations for LayerNorm), writing h as it goes.
     Value squares = pass([&](Value column, Value x0, Value x1) -> Value {
-      Value d0 = mean ? arith::SubFOp::create(b, loc, x0, mean).getResult() : x0;
-      Value d1 = mean ? arith::SubFOp::create(b, loc, x1, mean).getResult() : x1;
+      Value d0 =
+          mean ? arith::SubFOp::create(b, loc, x0, mean).getResult() : x0;
+      Value d1 =
+          mean ? arith::SubFOp::create(b, loc, x1, mean).getResult() : x1;
       storeH(column, d0, d1);
-      return arith::AddFOp::create(b, loc, arith::MulFOp::create(b, loc, d0, d0),
+      return arith::AddFOp::create(b, loc,
+                                   arith::MulFOp::create(b, loc, d0, d0),
                                    arith::MulFOp::create(b, loc, d1, d1));
     });
     Value rstd = math::RsqrtOp::create(
         b, loc,
-        arith::AddFOp::create(b, loc, arith::DivFOp::create(b, loc, squares, count),
-                              epsilon));
+        arith::AddFOp::create(
+            b, loc, arith::DivFOp::create(b, loc, squares, count), epsilon));
     // The warp's first lane stores the row's statistics.
     Value first =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, index(0));
     scf::IfOp::create(b, loc, first, [&](OpBuilder &, Location) {
       unsigned statistic = hasGamma ? 1 : 0;
-      LLVM::StoreOp::create(b, loc, rstd, address(results[statistic], f32, row));
+      LLVM::StoreOp::create(
+          b, loc, rstd,
+          getElementAddress(b, loc, results[statistic], f32, row));
       if (layerNorm)
-        LLVM::StoreOp::create(b, loc, mean,
-                              address(results[statistic + 1], f32, row));
+        LLVM::StoreOp::create(
+            b, loc, mean,
+            getElementAddress(b, loc, results[statistic + 1], f32, row));
       scf::YieldOp::create(b, loc);
     });
     scf::YieldOp::create(b, loc);

@@ -1,0 +1,44 @@
+//===- KernelFunction.cpp - the frame of the kernels that are not GEMMs ---===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelFunction.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+
+gpu::GPUFuncOp mlir::coda::createRowCountKernel(OpBuilder &b, Location loc,
+                                                StringRef name,
+                                                unsigned pointers,
+                                                int64_t threads) {
+  MLIRContext *context = b.getContext();
+  SmallVector<Type> arguments = {b.getI32Type()};
+  arguments.append(pointers, LLVM::LLVMPointerType::get(context));
+  auto kernel = gpu::GPUFuncOp::create(
+      b, loc, name, FunctionType::get(context, arguments, {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  kernel.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
+  b.setInsertionPointToStart(&kernel.getBody().front());
+  return kernel;
+}
+
+std::pair<Value, Value> mlir::coda::getWarpRow(OpBuilder &b, Location loc,
+                                               int64_t rowsPerBlock) {
+  auto index = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  };
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value lane = arith::RemUIOp::create(b, loc, tid, index(32));
+  Value row = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc,
+                            gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
+                            index(rowsPerBlock)),
+      arith::DivUIOp::create(b, loc, tid, index(32)));
+  return {lane, row};
+}

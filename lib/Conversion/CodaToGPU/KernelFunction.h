@@ -1,0 +1,32 @@
+//===- KernelFunction.h - the frame of the kernels that are not GEMMs -*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CODA_LIB_CONVERSION_CODATOGPU_KERNELFUNCTION_H
+#define CODA_LIB_CONVERSION_CODATOGPU_KERNELFUNCTION_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+#include <utility>
+
+namespace mlir::coda {
+
+/// Creates, at the builder's insertion point, a `gpu.func` kernel named
+/// `name` taking the row count as i32 and then `pointers` pointers, with
+/// `threads` threads per block, and moves the builder to the start of its
+/// body (callers restore it with an InsertionGuard).
+gpu::GPUFuncOp createRowCountKernel(OpBuilder &builder, Location loc,
+                                    StringRef name, unsigned pointers,
+                                    int64_t threads);
+
+/// The lane of the calling thread in its warp, and the row that warp owns,
+/// when the warps of a block take `rowsPerBlock` consecutive rows, one each.
+std::pair<Value, Value> getWarpRow(OpBuilder &builder, Location loc,
+                                   int64_t rowsPerBlock);
+
+} // namespace mlir::coda
+
+#endif // CODA_LIB_CONVERSION_CODATOGPU_KERNELFUNCTION_H
