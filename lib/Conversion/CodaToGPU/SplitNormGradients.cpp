@@ -25,6 +25,24 @@ namespace mlir::coda {
 using namespace mlir;
 using namespace mlir::coda;
 
+/// The residual sum the row kernel of `op` can make: an add of two values
+/// of dx's type that is dx's only user, whose other operand exists before
+/// `op`; null when there is none.
+static AddOp getResidualSum(RMSNormGradOp op) {
+  Value dx = op.getDx();
+  if (!dx.hasOneUse())
+    return AddOp();
+  auto add = dyn_cast<AddOp>(*dx.getUsers().begin());
+  if (!add || add.getA() == add.getB() ||
+      add.getA().getType() != add.getB().getType())
+    return AddOp();
+  Value residual = add.getA() == dx ? add.getB() : add.getA();
+  if (Operation *def = residual.getDefiningOp())
+    if (def->getBlock() != op->getBlock() || !def->isBeforeInBlock(op))
+      return AddOp();
+  return add;
+}
+
 namespace {
 /// rms_norm_grad -> rms_norm_grad_partials + sum_rows, taking in the
 /// residual sum that is dx's only user.
@@ -34,24 +52,10 @@ struct SplitRMSNormGrad : public OpRewritePattern<RMSNormGradOp> {
   LogicalResult matchAndRewrite(RMSNormGradOp op,
                                 PatternRewriter &rewriter) const override {
     Value dx = op.getDx();
-    // The residual: the other operand of an add of the same type that is
-    // dx's only user.
-    AddOp sum;
+    AddOp sum = getResidualSum(op);
     Value residual;
-    if (dx.hasOneUse())
-      if (auto add = dyn_cast<AddOp>(*dx.getUsers().begin()))
-        if (add.getA().getType() == add.getB().getType() &&
-            add.getType() == dx.getType() && add.getA() != add.getB()) {
-          sum = add;
-          residual = add.getA() == dx ? add.getB() : add.getA();
-        }
-    // The residual must exist before the op it joins.
-    if (residual)
-      if (Operation *def = residual.getDefiningOp())
-        if (def->getBlock() != op->getBlock() || !def->isBeforeInBlock(op)) {
-          residual = Value();
-          sum = AddOp();
-        }
+    if (sum)
+      residual = sum.getA() == dx ? sum.getB() : sum.getA();
 
     auto gammaType = cast<RankedTensorType>(op.getGamma().getType());
     auto partialsType = RankedTensorType::get(
