@@ -141,6 +141,11 @@ private:
   FailureOr<Value> takeCotangent(Value value);
   LogicalResult differentiate(Operation *op, ValueRange cotangents);
 
+  /// The values the forward saves: `saved`, then the log-sum-exps.
+  int64_t getSavedCount() const {
+    return saved.size() + savedLogSumExps.size();
+  }
+
   RankedTensorType typeOf(Value value) {
     return cast<RankedTensorType>(value.getType());
   }
@@ -249,8 +254,7 @@ func::FuncOp TrainingPairBuilder::buildForward() {
   forward.setType(FunctionType::get(forward.getContext(),
                                     forward.getArgumentTypes(),
                                     ValueRange(results).getTypes()));
-  forward->setAttr(kSavedAttr, builder.getI64IntegerAttr(
-                                   saved.size() + savedLogSumExps.size()));
+  forward->setAttr(kSavedAttr, builder.getI64IntegerAttr(getSavedCount()));
   return forward;
 }
 
@@ -505,13 +509,12 @@ LogicalResult TrainingPairBuilder::buildBackward() {
     primal.map(arg, entry->getArgument(arg.getArgNumber()));
   for (auto [index, value] : llvm::enumerate(saved))
     primal.map(value, entry->getArgument(numArgs + index));
-  unsigned numSaved = saved.size() + savedLogSumExps.size();
   for (auto [index, loss] : llvm::enumerate(savedLogSumExps))
     logSumExps[loss] = entry->getArgument(numArgs + saved.size() + index);
 
   auto ret = cast<func::ReturnOp>(original.getBody().front().getTerminator());
   for (auto [index, result] : llvm::enumerate(ret.getOperands()))
-    accumulate(result, entry->getArgument(numArgs + numSaved + index));
+    accumulate(result, entry->getArgument(numArgs + getSavedCount() + index));
 
   SmallVector<Operation *> ops;
   for (Operation &op : original.getBody().front().without_terminator())
@@ -550,8 +553,7 @@ LogicalResult TrainingPairBuilder::buildBackward() {
                            builder.getI64IntegerAttr(arg.getArgNumber()));
   }
   func::ReturnOp::create(builder, original.getLoc(), gradients);
-  backward->setAttr(kSavedAttr, builder.getI64IntegerAttr(
-                                    saved.size() + savedLogSumExps.size()));
+  backward->setAttr(kSavedAttr, builder.getI64IntegerAttr(getSavedCount()));
   return success();
 }
 
