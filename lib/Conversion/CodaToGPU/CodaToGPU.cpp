@@ -55,15 +55,19 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
     // a warp per block of rows (norm gradients: the grid is the partials'
     // rows), a CTA per row (elementwise maps) or per 32 columns of all rows
     // (sums over the rows).
-    int64_t block = 128, rowsPerTile = kElementwiseRowsPerBlock, tilesN = 1;
+    int64_t block = kElementwiseThreads, rowsPerTile = kElementwiseRowsPerBlock,
+            tilesN = 1;
     if (isa<NormStatisticsOp>(op)) {
+      block = 32 * kStatisticsRowsPerBlock;
       rowsPerTile = kStatisticsRowsPerBlock;
     } else if (isa<ReducePartialsOp>(op)) {
-      rowsPerTile = 128;
+      block = kReduceRowsPerBlock;
+      rowsPerTile = kReduceRowsPerBlock;
     } else if (isa<RMSNormOp>(op)) {
+      block = 32 * kNormRowsPerBlock;
       rowsPerTile = kNormRowsPerBlock;
     } else if (isa<RMSNormGradPartialsOp>(op)) {
-      block = 32;
+      block = kNormGradientThreads;
       rowsPerTile = 1;
     } else if (auto sum = dyn_cast<SumRowsOp>(op)) {
       auto type = cast<RankedTensorType>(sum.getX().getType());

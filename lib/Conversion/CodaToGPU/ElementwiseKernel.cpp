@@ -24,9 +24,6 @@
 using namespace mlir;
 using namespace mlir::coda;
 
-/// Threads of an elementwise kernel's CTA.
-constexpr int64_t kThreads = 128;
-
 /// Whether `op` moves or rotates columns of one row: a slice, a concat, or
 /// a "half" RoPE (whose partners are head_dim / 2 columns apart).
 static bool isColumnMap(Operation *op) {
@@ -226,8 +223,8 @@ void mlir::coda::emitElementwiseKernel(OpBuilder &b, Operation *op,
                                        StringRef name) {
   Location loc = op->getLoc();
   OpBuilder::InsertionGuard guard(b);
-  auto kernel =
-      createRowCountKernel(b, loc, name, op->getNumOperands() + 1, kThreads);
+  auto kernel = createRowCountKernel(b, loc, name, op->getNumOperands() + 1,
+                                     kElementwiseThreads);
   ValueRange args = kernel.getArguments();
   Value rows = arith::IndexCastOp::create(b, loc, b.getIndexType(), args[0]);
   Value row = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
@@ -260,8 +257,9 @@ void mlir::coda::emitElementwiseKernel(OpBuilder &b, Operation *op,
       int64_t start = range.first;
       scf::ForOp::create(
           b, loc, arith::AddIOp::create(b, loc, first, program.index(start)),
-          program.index(range.second), program.index(kThreads * lanes),
-          ValueRange(), [&](OpBuilder &, Location, Value column, ValueRange) {
+          program.index(range.second),
+          program.index(kElementwiseThreads * lanes), ValueRange(),
+          [&](OpBuilder &, Location, Value column, ValueRange) {
             SmallVector<Value> values =
                 concat ? program.evaluatePiece(concat, piece, start, column)
                        : program.evaluate(program.getRoot(), column);

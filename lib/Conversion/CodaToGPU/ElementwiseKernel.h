@@ -23,8 +23,10 @@ bool isElementwiseKernelOp(Operation *op);
 /// concat only as the value it yields. Reports the reason otherwise.
 LogicalResult checkElementwiseKernelSupport(Operation *op);
 
-/// Rows of the output each CTA of an elementwise kernel computes.
+/// Rows of the output each CTA of an elementwise kernel computes, and its
+/// threads.
 constexpr int64_t kElementwiseRowsPerBlock = 1;
+constexpr int64_t kElementwiseThreads = 128;
 
 /// Emits the kernel of `op` as a `gpu.func` named `name` at the builder's
 /// insertion point: CTA r computes output row r, its 128 threads striding

@@ -158,7 +158,8 @@ static void emitRMSNormGradKernel(OpBuilder &b, RMSNormGradPartialsOp op,
                                   StringRef name) {
   Location loc = op.getLoc();
   bool hasResidual = bool(op.getResidual());
-  auto kernel = createRowCountKernel(b, loc, name, hasResidual ? 6 : 5, 32);
+  auto kernel = createRowCountKernel(b, loc, name, hasResidual ? 6 : 5,
+                                     kNormGradientThreads);
   ValueRange args = kernel.getArguments();
   Value x = args[1], gamma = args[2], dy = args[3];
   Value residual = hasResidual ? args[4] : Value();

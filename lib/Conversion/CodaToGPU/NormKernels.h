@@ -14,6 +14,7 @@ namespace mlir::coda {
 /// Blocks of a norm gradient's kernel, one warp each, and so the rows of
 /// its dgamma partials: 8 warps on each of an H200's 132 SMs.
 constexpr int64_t kNormGradientBlocks = 1056;
+constexpr int64_t kNormGradientThreads = 32;
 
 /// Rows of x per CTA of an RMSNorm kernel: a warp per row.
 constexpr int64_t kNormRowsPerBlock = 4;

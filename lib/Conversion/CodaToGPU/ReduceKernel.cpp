@@ -46,7 +46,8 @@ void mlir::coda::emitReduceKernel(OpBuilder &b, ReducePartialsOp reduce,
   Location loc = reduce.getLoc();
   OpBuilder::InsertionGuard guard(b);
   auto kernel = createRowCountKernel(
-      b, loc, name, reduce->getNumOperands() + reduce->getNumResults(), 128);
+      b, loc, name, reduce->getNumOperands() + reduce->getNumResults(),
+      kReduceRowsPerBlock);
   auto index = [&](int64_t value) {
     return arith::ConstantIndexOp::create(b, loc, value).getResult();
   };
@@ -62,7 +63,7 @@ void mlir::coda::emitReduceKernel(OpBuilder &b, ReducePartialsOp reduce,
       b, loc,
       arith::MulIOp::create(b, loc,
                             gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
-                            index(128)),
+                            index(kReduceRowsPerBlock)),
       gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   Value inside =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);

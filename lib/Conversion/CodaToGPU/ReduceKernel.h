@@ -11,6 +11,9 @@
 
 namespace mlir::coda {
 
+/// Rows, one per thread, of a reduction kernel's block.
+constexpr int64_t kReduceRowsPerBlock = 128;
+
 /// Returns the number of partials per row `reduce` finishes, from the
 /// `coda.partial_reduce` in the GEMM that produces them; reports on the op
 /// when the generator cannot take it.
