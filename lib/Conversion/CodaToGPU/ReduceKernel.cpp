@@ -89,7 +89,9 @@ void mlir::coda::emitReduceKernel(OpBuilder &b, ReducePartialsOp reduce,
     return loop.getResult(0);
   };
   scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
-    Value epsilon = arith::ConstantOp::create(b, loc, reduce.getEpsilonAttr());
+    auto epsilon = [&] {
+      return arith::ConstantOp::create(b, loc, reduce.getEpsilonAttr());
+    };
     Value sum = sumTiles([](Value, ArrayRef<Value> v) { return v[0]; });
     if (reduce.getKind() == "sum") {
       LLVM::StoreOp::create(b, loc, sum, element(outputs[0], row));
@@ -98,7 +100,7 @@ void mlir::coda::emitReduceKernel(OpBuilder &b, ReducePartialsOp reduce,
       Value rstd = math::RsqrtOp::create(
           b, loc,
           arith::AddFOp::create(
-              b, loc, arith::DivFOp::create(b, loc, sum, count), epsilon));
+              b, loc, arith::DivFOp::create(b, loc, sum, count), epsilon()));
       LLVM::StoreOp::create(b, loc, rstd, element(outputs[0], row));
     } else {
       // mean_rstd: var = (Σ cⱼ + Σ nⱼ (sⱼ / nⱼ − μ)²) / count, nⱼ the
@@ -125,8 +127,9 @@ void mlir::coda::emitReduceKernel(OpBuilder &b, ReducePartialsOp reduce,
       });
       Value rstd = math::RsqrtOp::create(
           b, loc,
-          arith::AddFOp::create(
-              b, loc, arith::DivFOp::create(b, loc, squares, total), epsilon));
+          arith::AddFOp::create(b, loc,
+                                arith::DivFOp::create(b, loc, squares, total),
+                                epsilon()));
       LLVM::StoreOp::create(b, loc, mean, element(outputs[0], row));
       LLVM::StoreOp::create(b, loc, rstd, element(outputs[1], row));
     }
