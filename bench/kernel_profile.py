@@ -62,7 +62,7 @@ def kernel_bytes(function, rows):
     for buffer in function["buffers"]:
         count = 1
         for d in buffer["shape"]:
-            count *= rows if d == -1 else d
+            count *= -(rows // d) if d < 0 else d  # -B: ceil(rows / B)
         sizes[buffer["name"]] = count * ELEMENT_BYTES[buffer["type"]]
     result = {}
     for kernel in function["kernels"]:

@@ -181,8 +181,9 @@ codaSessionBufferRole(const CodaSession *session, size_t index);
 CODA_RUNTIME_EXPORT size_t codaSessionBufferRank(const CodaSession *session,
                                                  size_t index);
 
-/** Dimension `dim` of buffer `index`: -1 for the row count M; 0 when out of
-    range. Only the first dimension can be -1. */
+/** Dimension `dim` of buffer `index`: -1 for the row count M, -B for
+    ceil(M / B) (per-block partials of a sum over rows); 0 when out of
+    range. Only the first dimension can be negative. */
 CODA_RUNTIME_EXPORT int64_t codaSessionBufferDim(const CodaSession *session,
                                                  size_t index, size_t dim);
 

@@ -129,7 +129,8 @@ def _check(status: int) -> None:
 
 @dataclass(frozen=True)
 class Buffer:
-    """A buffer of the plan: `shape` has -1 for the row count."""
+    """A buffer of the plan: a negative first size -B is ceil(rows / B)
+    rows (-1: the row count itself)."""
 
     name: str
     dtype: str
@@ -138,7 +139,7 @@ class Buffer:
     view_of: Optional[str]
 
     def shape_for(self, rows: int) -> Tuple[int, ...]:
-        return tuple(rows if size == -1 else size for size in self.shape)
+        return tuple(-(rows // size) if size < 0 else size for size in self.shape)
 
 
 @dataclass
@@ -314,10 +315,10 @@ class Bundle:
         """Runs the function over `rows` rows on `stream` (a torch stream
         or a CUstream int; None: torch's current stream), reading and
         writing `buffers` in place: contiguous CUDA tensors by plan name,
-        of the plan's dtype and shape (-1 as `rows`). The argument and
-        result buffers are needed; a workspace buffer given is used (and
-        can be read afterwards) instead of the runtime's. Returns once the
-        work is enqueued."""
+        of the plan's dtype and shape (-1 as `rows`, -B as ceil(rows / B)).
+        The argument and result buffers are needed; a workspace buffer given
+        is used (and can be read afterwards) instead of the runtime's.
+        Returns once the work is enqueued."""
         import torch
 
         lib = _lib()

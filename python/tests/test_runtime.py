@@ -25,6 +25,13 @@ def test_plan_queries(gpt2_mlp):
     assert bundle.workspace_bytes(4097) == 31510528
 
 
+def test_block_rows():
+    # -B: ceil(rows / B) rows, the per-block partials of a sum over rows.
+    partials = coda.Buffer("t0", "f32", (-16, 64), "workspace", None)
+    assert partials.shape_for(1000) == (63, 64)
+    assert partials.shape_for(16) == (1, 64)
+
+
 def test_invalid_plan(gpt2_mlp, tmp_path):
     plan = tmp_path / "bad.plan.json"
     plan.write_text('{"target": "sm_90a", "functions": [}')

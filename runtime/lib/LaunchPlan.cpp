@@ -41,7 +41,7 @@ const char *coda::runtime::getElementTypeName(ElementType type) {
 int64_t Buffer::getRows(int64_t rows) const {
   if (shape.empty())
     return 1;
-  return isDynamic() ? rows : shape[0];
+  return resolveRows(shape[0], rows);
 }
 
 bool Buffer::getBytes(int64_t rows, uint64_t &bytes) const {
@@ -288,12 +288,13 @@ Status PlanReader::readBuffer(const Value &value, const std::string &path,
   for (size_t i = 0; i < shape->elements.size(); ++i) {
     std::string sizePath = path + ".shape[" + std::to_string(i) + "]";
     int64_t size;
-    if (Status status =
-            getInteger(shape->elements[i], sizePath, -1, INT64_MAX, size))
+    if (Status status = getInteger(shape->elements[i], sizePath, -INT32_MAX,
+                                   INT64_MAX, size))
       return status;
-    if (size == -1 && i != 0)
+    if (size < 0 && i != 0)
       return error(shape->elements[i], sizePath,
-                   "only the first dimension can be -1, the row count");
+                   "only the first dimension can be negative, a count of "
+                   "the function's rows");
     buffer.shape.push_back(size);
   }
   uint64_t bytes;
@@ -360,7 +361,7 @@ Status PlanReader::readArgument(const Value &value, const std::string &path,
   if (value.get("rows")) {
     RowsArgument rows;
     if (Status status =
-            getInteger(value, path, "rows", -1, INT32_MAX, rows.rows))
+            getInteger(value, path, "rows", -INT32_MAX, INT32_MAX, rows.rows))
       return status;
     argument = rows;
     return Status();
@@ -383,7 +384,7 @@ Status PlanReader::readKernel(const Value &value, const std::string &path,
     return status;
   int64_t block, sharedBytes;
   if (Status status =
-          getInteger(value, path, "rows", -1, INT32_MAX, kernel.rows))
+          getInteger(value, path, "rows", -INT32_MAX, INT32_MAX, kernel.rows))
     return status;
   if (Status status = getInteger(value, path, "block", 1, 1024, block))
     return status;
@@ -546,7 +547,7 @@ Status PlanReader::readFunction(const Value &value, const std::string &path,
   int64_t largest = 0;
   for (const Step &step : function.steps)
     if (const auto *kernel = std::get_if<Kernel>(&step)) {
-      dynamic |= kernel->rows == -1;
+      dynamic |= kernel->rows < 0;
       largest = std::max(largest, kernel->rows);
     }
   if (!dynamic && function.kernelCount != 0)

@@ -30,11 +30,19 @@ size_t getElementSize(ElementType type);
 /// The type's name in the plan: "bf16", "f16", "f32".
 const char *getElementTypeName(ElementType type);
 
+/// A row count in the plan, for the function's row count M: a static count
+/// when not negative, else -B for ceil(M / B) (-1 for M itself, -16 for the
+/// per-16-row partials of a sum over rows).
+inline int64_t resolveRows(int64_t count, int64_t functionRows) {
+  return count >= 0 ? count : (functionRows - count - 1) / -count;
+}
+
 /// A tensor of the function: an argument, a result or an intermediate.
 struct Buffer {
   std::string name;
   ElementType type;
-  /// Row-major sizes; only the first can be -1, the row count M.
+  /// Row-major sizes; only the first can be negative, a count of M's rows
+  /// (resolveRows).
   std::vector<int64_t> shape;
   CodaBufferRole role;
   /// The buffer this one is a view of (an alias step), or its own index.
@@ -44,7 +52,7 @@ struct Buffer {
   /// Whether a kernel reads it through a tensor map.
   bool tensorMapped = false;
 
-  bool isDynamic() const { return !shape.empty() && shape[0] == -1; }
+  bool isDynamic() const { return !shape.empty() && shape[0] < 0; }
   /// Its first dimension for row count `rows` (1 for a scalar).
   int64_t getRows(int64_t rows) const;
   /// Its size in bytes for row count `rows`; false on overflow.
@@ -67,12 +75,13 @@ struct TensorMapArgument {
   uint32_t boxColumns;
   uint32_t boxRows;
 };
-/// A row count as an i32: -1 for the function's M (a GEMM's output rows,
-/// or a weight gradient's reduction length), else a static count.
+/// A row count as an i32 (resolveRows): -1 for the function's M (a GEMM's
+/// output rows, or a weight gradient's reduction length), -B for
+/// ceil(M / B), else a static count.
 struct RowsArgument {
   int64_t rows;
   int64_t resolve(int64_t functionRows) const {
-    return rows == -1 ? functionRows : rows;
+    return resolveRows(rows, functionRows);
   }
 };
 /// A buffer's device address.
@@ -87,7 +96,7 @@ using KernelArgument =
 /// the tile grid.
 struct Kernel {
   std::string name;
-  /// -1: the row count M.
+  /// Its row count (resolveRows).
   int64_t rows;
   uint32_t block;
   uint32_t sharedBytes;
@@ -97,9 +106,7 @@ struct Kernel {
   std::vector<KernelArgument> arguments;
 
   /// The rows it runs over for row count `rows`.
-  int64_t getRows(int64_t rows) const {
-    return this->rows == -1 ? rows : this->rows;
-  }
+  int64_t getRows(int64_t rows) const { return resolveRows(this->rows, rows); }
 };
 
 /// A reshape: `result` is `source`'s memory.

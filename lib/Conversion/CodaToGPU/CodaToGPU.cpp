@@ -72,7 +72,8 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
     } else if (auto sum = dyn_cast<SumRowsOp>(op)) {
       auto type = cast<RankedTensorType>(sum.getX().getType());
       block = kSumRowsThreads;
-      rowsPerTile = type.getDimSize(0);
+      // One CTA row covers all the rows, however many there are.
+      rowsPerTile = type.isDynamicDim(0) ? INT32_MAX : type.getDimSize(0);
       tilesN = llvm::divideCeil(type.getDimSize(1), kSumRowsColumns);
     }
     add("block", block);

@@ -95,15 +95,17 @@ SmallVector<Value, 2> RowEvaluator::load(unsigned input, Value column,
   Value position = column;
   if (type.getRank() == 2)
     position = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, loadRow, index(getWidth(operand))),
+        b, loc,
+        arith::MulIOp::create(b, loc, loadRow, index(getWidth(operand))),
         column);
   Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), position);
   auto pointer = LLVM::LLVMPointerType::get(b.getContext());
   Value address = LLVM::GEPOp::create(b, loc, pointer, element,
                                       frame.inputs[input], ValueRange{offset});
   auto widen = [&](Value value) -> Value {
-    return element.isF32() ? value
-                           : arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+    return element.isF32()
+               ? value
+               : arith::ExtFOp::create(b, loc, b.getF32Type(), value);
   };
   if (!pair)
     return {widen(LLVM::LoadOp::create(b, loc, element, address))};
@@ -113,7 +115,8 @@ SmallVector<Value, 2> RowEvaluator::load(unsigned input, Value column,
   SmallVector<Value, 2> result;
   for (int32_t e = 0; e < 2; ++e)
     result.push_back(widen(LLVM::ExtractElementOp::create(
-        b, loc, both, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(e)))));
+        b, loc, both,
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(e)))));
   return result;
 }
 
@@ -202,8 +205,8 @@ Value RowEvaluator::at(Value value, int64_t delta, int64_t s) {
   if (value == gemm.getAccumulator()) {
     int64_t box = llvm::find(range.bases, delta) - range.bases.begin();
     int64_t reg = 4 * (s / 8) + 2 * half + s % 8;
-    result = LLVM::ExtractValueOp::create(
-        b, loc, frame.accumulators[slab][box], ArrayRef<int64_t>{reg});
+    result = LLVM::ExtractValueOp::create(b, loc, frame.accumulators[slab][box],
+                                          ArrayRef<int64_t>{reg});
   } else if (auto arg = dyn_cast<BlockArgument>(value)) {
     unsigned input = arg.getArgNumber() - 1;
     if (isPerRow(value)) {
@@ -283,6 +286,89 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
           state.sums.push_back({partial, zero});
     }
 
+  // Sums over the rows of a block: a warp's 16 rows of a slab, the lanes
+  // that share a quad position holding the same columns. Each batch adds
+  // the thread's two rows of the slab (addSlabRows); after the slab, the
+  // eight lanes of each quad position add theirs and lanes 0-3 store the
+  // block's column pairs at [(row of the block's first lane) / 16, column]
+  // (storeBlockSums), so that no global store lies between the loads of
+  // two batches.
+  SmallVector<PartialSumRowsOp> blockSums;
+  for (Value value : yield.getValues())
+    if (auto sums = value.getDefiningOp<PartialSumRowsOp>())
+      blockSums.push_back(sums);
+  // Per block sum, per column pair j of the slab: the thread's sums.
+  SmallVector<llvm::DenseMap<int64_t, std::pair<Value, Value>>> slabSums(
+      blockSums.size());
+  auto addSlabRows = [&](RowState &upper, RowState &lower, int64_t j) {
+    for (auto [sums, columns] : llvm::zip_equal(blockSums, slabSums)) {
+      Value pair[2];
+      for (int64_t e = 0; e < 2; ++e) {
+        pair[e] = zero;
+        for (RowState *state : {&upper, &lower})
+          pair[e] = arith::AddFOp::create(
+              b, loc, pair[e],
+              arith::SelectOp::create(
+                  b, loc, state->inside,
+                  state->evaluator->at(sums.getX(), 0, 8 * j + e), zero));
+      }
+      columns[j] = {pair[0], pair[1]};
+    }
+  };
+  Value firstQuad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          frame.lane, index(4));
+  auto storeBlockSums = [&](RowState &upper) {
+    // The block's first row: the upper row of lane 0, a multiple of 16.
+    Value blockRow = arith::SubIOp::create(
+        b, loc, upper.row,
+        arith::DivUIOp::create(b, loc, frame.lane, index(4)));
+    Value rowInside = arith::AndIOp::create(
+        b, loc, firstQuad,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, blockRow,
+                              frame.rows));
+    Value rowStart = arith::MulIOp::create(
+        b, loc,
+        arith::DivUIOp::create(b, loc, blockRow,
+                               index(PartialSumRowsOp::kEpilogueBlockRows)),
+        index(plan.width));
+    for (auto [sums, columns] : llvm::zip_equal(blockSums, slabSums)) {
+      Value output =
+          frame.outputs[llvm::find(yield.getValues(), sums.getResult()) -
+                        yield.getValues().begin()];
+      // The lanes' sums first, all of them in flight together.
+      SmallVector<std::pair<int64_t, Value>> pairs;
+      for (int64_t j = 0; j < kOffsetsPerRow / 2; ++j) {
+        Value pair = LLVM::PoisonOp::create(b, loc, VectorType::get({2}, f32));
+        for (auto [e, sum] : llvm::enumerate(std::initializer_list<Value>{
+                 columns.lookup(j).first, columns.lookup(j).second}))
+          pair = LLVM::InsertElementOp::create(
+              b, loc, pair, sumAcrossLanes(b, loc, sum, {4, 8, 16}),
+              arith::ConstantOp::create(b, loc,
+                                        b.getI32IntegerAttr(int32_t(e))));
+        pairs.push_back({j, pair});
+      }
+      scf::IfOp::create(b, loc, rowInside, [&](OpBuilder &, Location) {
+        for (const auto &[j, packed] : pairs) {
+          Value pair = packed;
+          Value column =
+              arith::AddIOp::create(b, loc, columnBase, index(8 * j));
+          Value columnInside = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult, column, index(plan.width));
+          scf::IfOp::create(b, loc, columnInside, [&](OpBuilder &, Location) {
+            LLVM::StoreOp::create(
+                b, loc, pair,
+                address(f32, output,
+                        arith::AddIOp::create(b, loc, rowStart, column)),
+                8);
+            scf::YieldOp::create(b, loc);
+          });
+        }
+        scf::YieldOp::create(b, loc);
+      });
+      columns.clear();
+    }
+  };
+
   // The column pairs in the order they are visited: a "half" RoPE's
   // partners (head_dim / 16 pairs apart) next to each other, so that both
   // are done with together.
@@ -330,12 +416,16 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
           SmallVector<std::pair<Value, Value>> &pairs =
               batchPairs.emplace_back();
           for (Value value : yield.getValues())
-            if (!value.getDefiningOp<PartialReduceOp>())
+            if (!getPartialsSource(value))
               pairs.push_back({state.evaluator->at(value, 0, 8 * j),
                                state.evaluator->at(value, 0, 8 * j + 1)});
           for (auto &[partial, sum] : state.sums) {
             state.evaluator->at(partial.getX(), 0, 8 * j);
             state.evaluator->at(partial.getX(), 0, 8 * j + 1);
+          }
+          for (PartialSumRowsOp sums : blockSums) {
+            state.evaluator->at(sums.getX(), 0, 8 * j);
+            state.evaluator->at(sums.getX(), 0, 8 * j + 1);
           }
         }
       auto pairs = batchPairs.begin();
@@ -368,7 +458,7 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
           for (auto [value, result, output, staged] :
                llvm::zip_equal(yield.getValues(), gemm.getResults(),
                                frame.outputs, plan.stagedResults)) {
-            if (value.getDefiningOp<PartialReduceOp>())
+            if (getPartialsSource(value))
               continue;
             Type element =
                 cast<RankedTensorType>(result.getType()).getElementType();
@@ -408,9 +498,14 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
             scf::YieldOp::create(b, loc);
           });
         }
+      if (!blockSums.empty())
+        for (int64_t j : batch)
+          addSlabRows(rowGroup[0], rowGroup[1], j);
     }
     if (chunk)
       staging->flush(slab, *chunk * plan.stagingColumns);
+    if (!blockSums.empty())
+      storeBlockSums(rowGroup[0]);
   }
 
   // Partial reductions: the four lanes of the quad that share a row combine
@@ -442,7 +537,8 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
         Value mean = arith::DivFOp::create(b, loc, sum, count);
         Value squares = zero;
         for (int64_t j = 0; j < kOffsetsPerRow / 2; ++j) {
-          Value column = arith::AddIOp::create(b, loc, columnBase, index(8 * j));
+          Value column =
+              arith::AddIOp::create(b, loc, columnBase, index(8 * j));
           Value columnInside = arith::CmpIOp::create(
               b, loc, arith::CmpIPredicate::ult, column, index(plan.width));
           for (int64_t s : {8 * j, 8 * j + 1}) {

@@ -1,4 +1,5 @@
-//===- EpilogueEmitter.h - a GEMM's epilogue on its accumulators -*- C++ -*-===//
+//===- EpilogueEmitter.h - a GEMM's epilogue on its accumulators -*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -15,8 +16,8 @@ namespace mlir::coda {
 struct EpilogueFrame {
   /// The output row of the thread's first register (slab 0, upper half).
   Value rowBase;
-  /// The tile's first output column, and the thread's lane % 4.
-  Value n0, quad;
+  /// The tile's first output column, the thread's lane, and lane % 4.
+  Value n0, lane, quad;
   /// The row count M (index).
   Value rows;
   /// The kernel's pointers to the epilogue inputs and to the results.

@@ -593,6 +593,7 @@ void GemmKernelBuilder::buildConsumer() {
         frame.rowBase = arith::AddIOp::create(
             b, loc, arith::AddIOp::create(b, loc, m0, rowOffset), rowInSlab);
         frame.n0 = n0;
+        frame.lane = lane;
         frame.quad = arith::RemUIOp::create(b, loc, lane, index(4));
         frame.rows = rows;
         frame.inputs = inputs;

@@ -49,13 +49,13 @@ const EpilogueRange &GemmKernelPlan::rangeOf(int64_t column) const {
   return ranges.back();
 }
 
-/// The tensor whose rows `value` holds per-tile partials of (a partial
-/// reduction's or gather's input), or null for a tile value.
-static Value getPartialsSource(Value value) {
+Value mlir::coda::getPartialsSource(Value value) {
   if (auto partial = value.getDefiningOp<PartialReduceOp>())
     return partial.getX();
   if (auto gather = value.getDefiningOp<PartialGatherOp>())
     return gather.getX();
+  if (auto sums = value.getDefiningOp<PartialSumRowsOp>())
+    return sums.getX();
   return Value();
 }
 
@@ -168,6 +168,17 @@ LogicalResult ColumnWalk::walk(Value value, int64_t delta, int64_t lo,
                            "kernel generator only stores them");
     return walk(partial.getX(), delta, lo, hi);
   }
+  if (auto sums = dyn_cast<PartialSumRowsOp>(op)) {
+    if (sums.getBlockRows() != uint64_t(PartialSumRowsOp::kEpilogueBlockRows))
+      return op->emitError("the kernel generator sums blocks of ")
+             << PartialSumRowsOp::kEpilogueBlockRows
+             << " rows (a warp's rows of a wgmma slab), but block_rows = "
+             << sums.getBlockRows();
+    if (!llvm::all_of(sums->getUsers(), llvm::IsaPred<YieldOp>))
+      return op->emitError("the partials are used inside the epilogue; the "
+                           "kernel generator only stores them");
+    return walk(sums.getX(), delta, lo, hi);
+  }
   if (!hasScalarForm(op))
     return op->emitError("'")
            << op->getName()
@@ -209,10 +220,10 @@ static LogicalResult checkGemmOperands(GemmOp gemm, int64_t width) {
                 "covers one column range";
   }
   for (Value value : yield.getValues())
-    if (auto partial = value.getDefiningOp<PartialReduceOp>())
-      if (getWidth(partial.getX()) != width)
-        return partial.emitError("the partials reduce ")
-               << getWidth(partial.getX())
+    if (Value source = getPartialsSource(value))
+      if (getWidth(source) != width)
+        return value.getDefiningOp()->emitError("the partials reduce ")
+               << getWidth(source)
                << " columns, but the kernel's tiles cover the " << width
                << " columns of its results";
   return success();
@@ -239,8 +250,7 @@ static void planOutputStaging(GemmOp gemm, GemmKernelPlan &plan) {
   for (auto [value, result] :
        llvm::zip_equal(yield.getValues(), gemm.getResults())) {
     auto type = cast<RankedTensorType>(result.getType());
-    bool tile = !value.getDefiningOp<PartialReduceOp>() &&
-                !value.getDefiningOp<PartialGatherOp>();
+    bool tile = !getPartialsSource(value);
     plan.stagedResults.push_back(tile && type.getElementTypeBitWidth() == 16 &&
                                  type.getDimSize(1) % 8 == 0);
   }

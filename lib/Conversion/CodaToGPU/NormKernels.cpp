@@ -37,10 +37,11 @@ bool mlir::coda::isNormKernelOp(Operation *op) {
 LogicalResult mlir::coda::checkNormKernelSupport(Operation *op) {
   if (auto sum = dyn_cast<SumRowsOp>(op)) {
     auto type = cast<RankedTensorType>(sum.getX().getType());
-    if (type.isDynamicDim(0))
-      return op->emitError("the sum_rows kernel sums a static number of rows "
-                           "(the partials of a norm gradient); this one sums "
-                           "the M rows of ")
+    if (type.isDynamicDim(0) && !getPartialSumRowsOf(sum.getX()))
+      return op->emitError("the sum_rows kernel sums partials: a static "
+                           "number of rows (a norm gradient's) or a GEMM "
+                           "epilogue's per-block sums over rows; this one "
+                           "sums the M rows of ")
              << type;
     return success();
   }

@@ -119,16 +119,26 @@ struct LowerRMSNormGrad : public CodaLoweringPattern<OpT> {
     auto rstd = [&](OpBuilder &b, Location l, Value sum) {
       return inverseRootMean(b, l, sum, width, epsilon);
     };
-    // Σ h · dy per row, h = x · r · gamma.
-    Value outputDotGrad = buildSum(
-        rewriter, loc, x, SumOver::Columns, {x, dy, sumSquares, gamma},
-        getNormMaps(context, 2, 1, 1), computeType,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value h = arith::MulFOp::create(
-              b, l, arith::MulFOp::create(b, l, args[0], rstd(b, l, args[2])),
-              args[3]);
-          return arith::MulFOp::create(b, l, h, args[1]);
-        });
+    // Σ h · dy per row, h = x · r · gamma: given, or summed here.
+    Value rowDot;
+    if constexpr (!kPartials)
+      rowDot = adaptor.getRowDot();
+    Value outputDotGrad =
+        rowDot
+            ? tensor::CollapseShapeOp::create(
+                  rewriter, loc, rowDot, ArrayRef<ReassociationIndices>{{0, 1}})
+                  .getResult()
+            : buildSum(rewriter, loc, x, SumOver::Columns,
+                       {x, dy, sumSquares, gamma},
+                       getNormMaps(context, 2, 1, 1), computeType,
+                       [&](OpBuilder &b, Location l, ValueRange args) {
+                         Value h = arith::MulFOp::create(
+                             b, l,
+                             arith::MulFOp::create(b, l, args[0],
+                                                   rstd(b, l, args[2])),
+                             args[3]);
+                         return arith::MulFOp::create(b, l, h, args[1]);
+                       });
     // r · gamma · dy − x · r² · mean(h · dy) (+ the residual).
     SmallVector<Value> inputs = {x, dy};
     if (residual)

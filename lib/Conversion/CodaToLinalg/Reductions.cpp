@@ -300,6 +300,79 @@ struct LowerPartialReduce : public CodaLoweringPattern<PartialReduceOp> {
   }
 };
 
+/// coda.partial_sum_rows: partial[p, n] = Σ x[p · B + k, n] over the
+/// block's rows k < B inside x.
+struct LowerPartialSumRows : public CodaLoweringPattern<PartialSumRowsOp> {
+  using CodaLoweringPattern::CodaLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(PartialSumRowsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = getContext();
+    Type computeType = getComputeType();
+    Value x = adaptor.getX();
+    int64_t blockRows = static_cast<int64_t>(op.getBlockRows());
+    int64_t width = cast<RankedTensorType>(x.getType()).getDimSize(1);
+    auto index = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, value);
+    };
+    Value rows = tensor::DimOp::create(rewriter, loc, x, 0);
+    Value blocks = arith::DivUIOp::create(
+        rewriter, loc,
+        arith::AddIOp::create(rewriter, loc, rows, index(blockRows - 1)),
+        index(blockRows));
+    auto resultType =
+        RankedTensorType::get({ShapedType::kDynamic, width}, computeType);
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, resultType, ValueRange{blocks});
+    Value init =
+        linalg::FillOp::create(
+            rewriter, loc, createFloat(rewriter, loc, computeType, 0.0), empty)
+            .getResult(0);
+    // A tensor of the block's rows gives the reduction loop its extent.
+    Value lanes = tensor::EmptyOp::create(
+        rewriter, loc, ArrayRef<int64_t>{blockRows}, computeType);
+    AffineExpr d0 = getAffineDimExpr(0, context);
+    AffineExpr d1 = getAffineDimExpr(1, context);
+    AffineExpr d2 = getAffineDimExpr(2, context);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, resultType, lanes, init,
+        {AffineMap::get(3, 0, {d2}, context),
+         AffineMap::get(3, 0, {d0, d1}, context)},
+        {utils::IteratorType::parallel, utils::IteratorType::parallel,
+         utils::IteratorType::reduction},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value row = arith::AddIOp::create(
+              b, l,
+              arith::MulIOp::create(
+                  b, l, linalg::IndexOp::create(b, l, 0),
+                  arith::ConstantIndexOp::create(b, l, blockRows)),
+              linalg::IndexOp::create(b, l, 2));
+          Value inside =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, row, rows);
+          // Clamped so the read stays in bounds; unused past the last row.
+          Value safeRow = arith::SelectOp::create(
+              b, l, inside, row,
+              arith::SubIOp::create(b, l, rows,
+                                    arith::ConstantIndexOp::create(b, l, 1)));
+          Value element = convertScalar(
+              b, l,
+              tensor::ExtractOp::create(
+                  b, l, x,
+                  ValueRange{safeRow, linalg::IndexOp::create(b, l, 1)}),
+              computeType);
+          Value term = arith::SelectOp::create(
+              b, l, inside, element, createFloat(b, l, computeType, 0.0));
+          linalg::YieldOp::create(
+              b, l, arith::AddFOp::create(b, l, args[1], term).getResult());
+        });
+    rewriter.replaceOp(op, castToType(rewriter, loc, generic.getResult(0),
+                                      convert(op.getType())));
+    return success();
+  }
+};
+
 struct LowerReducePartials : public CodaLoweringPattern<ReducePartialsOp> {
   using CodaLoweringPattern::CodaLoweringPattern;
 
@@ -631,9 +704,8 @@ struct LowerNormStatistics : public CodaLoweringPattern<NormStatisticsOp> {
 
 void mlir::coda::populateReductionLoweringPatterns(
     const CodaToLinalgTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns
-      .add<LowerRMSNorm, LowerLayerNorm, LowerPartialReduce, LowerPartialGather,
-           LowerReducePartials, LowerLogSumExp, LowerCrossEntropy,
-           LowerCrossEntropyFromPartials, LowerNormStatistics>(
-          converter, patterns.getContext());
+  patterns.add<LowerRMSNorm, LowerLayerNorm, LowerPartialReduce,
+               LowerPartialSumRows, LowerPartialGather, LowerReducePartials,
+               LowerLogSumExp, LowerCrossEntropy, LowerCrossEntropyFromPartials,
+               LowerNormStatistics>(converter, patterns.getContext());
 }

@@ -17,13 +17,15 @@
 //                               ..., {"rows": -1}, {"buffer": "arg0"}, ...],
 //                 "rows": -1}]}
 //
-// A kernel runs over `rows` rows: -1 for the function's row count M, else
+// A kernel runs over `rows` rows: -1 for the function's row count M, -B
+// for ceil(M / B) (the per-16-row partials of a sum over rows), else
 // a static count (a GEMM over a [1, K] operand, a weight gradient's static
 // output rows, the blocks of a norm gradient's partials, the partials a
 // sum over rows adds). With R those rows, a persistent kernel's grid is
 // (min(ceil(R / rows_per_tile) x tiles_n, SMs), 1, 1), any other's
 // (ceil(R / rows_per_tile), tiles_n, 1); with R = 0 nothing is launched.
-// A `{"rows": ...}` argument is its own count as an i32, -1 for M: the rows
+// A `{"rows": ...}` argument is its own count as an i32, -1 for M (-B for
+// ceil(M / B), as a buffer's first size): the rows
 // a kernel reads, which a weight gradient and a norm gradient's partials
 // reduce over. A workspace of
 // partials has shape [-1, tiles_n]. An op no kernel runs (attention) is a step
@@ -49,10 +51,25 @@ static std::string getTypeName(Type type) {
   return name;
 }
 
-static llvm::json::Array getShape(RankedTensorType type) {
+/// The rows of `value` as the plan writes them: a static count, -1 for the
+/// function's M, or -B for the ceil(M / B) rows of per-block sums over rows
+/// that a GEMM's epilogue makes.
+static int64_t getPlanRows(Value value) {
+  int64_t rows = cast<RankedTensorType>(value.getType()).getDimSize(0);
+  if (!ShapedType::isDynamic(rows))
+    return rows;
+  if (PartialSumRowsOp sums = getPartialSumRowsOf(value))
+    return -static_cast<int64_t>(sums.getBlockRows());
+  return -1;
+}
+
+static llvm::json::Array getShape(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
   llvm::json::Array shape;
-  for (int64_t size : type.getShape())
-    shape.push_back(ShapedType::isDynamic(size) ? -1 : size);
+  for (auto [dim, size] : llvm::enumerate(type.getShape()))
+    shape.push_back(dim == 0                      ? getPlanRows(value)
+                    : ShapedType::isDynamic(size) ? -1
+                                                  : size);
   return shape;
 }
 
@@ -65,7 +82,7 @@ static llvm::json::Object planFunction(func::FuncOp func) {
     auto type = cast<RankedTensorType>(value.getType());
     llvm::json::Object buffer{{"name", name},
                               {"type", getTypeName(type.getElementType())},
-                              {"shape", getShape(type)},
+                              {"shape", getShape(value)},
                               {"role", role}};
     if (index)
       buffer["index"] = int64_t(*index);
@@ -116,23 +133,22 @@ static llvm::json::Object planFunction(func::FuncOp func) {
           shape[1] = cast<IntegerAttr>(launch.get("tiles_n")).getInt();
       }
 
-    // The rows the kernel's grid covers (its first result's when that is a
-    // matrix, else its first operand's), and the rows its `rows` argument
+    // The rows the kernel's grid covers (its first tile result's, else its
+    // first operand's), and the rows its `rows` argument
     // passes (its first matrix operand's: those a weight gradient or a
     // norm gradient's partials reduce over); -1 for M.
-    auto rowsOf = [](Value value) -> int64_t {
-      int64_t rows = cast<RankedTensorType>(value.getType()).getDimSize(0);
-      return ShapedType::isDynamic(rows) ? -1 : rows;
-    };
     auto isMatrix = [](Value value) {
       return cast<RankedTensorType>(value.getType()).getRank() == 2;
     };
     auto matrixOperands = llvm::make_filter_range(op.getOperands(), isMatrix);
-    int64_t operandRows = rowsOf(
+    int64_t operandRows = getPlanRows(
         matrixOperands.empty() ? op.getOperand(0) : *matrixOperands.begin());
-    int64_t rowCount = op.getNumResults() && isMatrix(op.getResult(0))
-                           ? rowsOf(op.getResult(0))
-                           : rowsOf(op.getOperand(0));
+    // Per-block sums over rows have fewer rows than the tiles they sum.
+    auto tiles = llvm::make_filter_range(op.getResults(), [&](Value result) {
+      return isMatrix(result) && !getPartialSumRowsOf(result);
+    });
+    int64_t rowCount = tiles.empty() ? getPlanRows(op.getOperand(0))
+                                     : getPlanRows(*tiles.begin());
     llvm::json::Array arguments;
     auto bufferOf = [&](Value value) {
       return llvm::json::Object{{"buffer", names.lookup(value)}};

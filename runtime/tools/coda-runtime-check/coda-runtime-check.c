@@ -86,6 +86,8 @@ static void printSummary(const CodaBundle *bundle, const CodaSession *session) {
         printf(", ");
       if (size == -1)
         printf("M");
+      else if (size < -1)
+        printf("ceil(M / %" PRId64 ")", -size);
       else
         printf("%" PRId64, size);
     }

@@ -31,3 +31,30 @@ func.func @bad_plan(%a: tensor<?x64xbf16>, %b: tensor<32x64xbf16>) -> tensor<?x3
   }
   return %y : tensor<?x32xbf16>
 }
+
+// -----
+
+// The epilogue sums blocks of a warp's 16 rows; other blocks are refused.
+func.func @block_sums_rows(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xf32> {
+  %y = coda.gemm %a, [%b] : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xf32> {
+  ^bb0(%acc: tensor<?x128xf32>):
+    // expected-error @+1 {{the kernel generator sums blocks of 16 rows (a warp's rows of a wgmma slab), but block_rows = 32}}
+    %p = coda.partial_sum_rows %acc {block_rows = 32 : i64} : (tensor<?x128xf32>) -> tensor<?x128xf32>
+    coda.yield %p : tensor<?x128xf32>
+  }
+  return %y : tensor<?x128xf32>
+}
+
+// -----
+
+// Block sums are only stored: nothing in the epilogue may read them.
+func.func @block_sums_read(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xf32> {
+  %y = coda.gemm %a, [%b] : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xf32> {
+  ^bb0(%acc: tensor<?x128xf32>):
+    // expected-error @+1 {{the partials are used inside the epilogue; the kernel generator only stores them}}
+    %p = coda.partial_sum_rows %acc {block_rows = 16 : i64} : (tensor<?x128xf32>) -> tensor<?x128xf32>
+    %q = coda.scale %p {factor = 2.0 : f32} : (tensor<?x128xf32>) -> tensor<?x128xf32>
+    coda.yield %q : tensor<?x128xf32>
+  }
+  return %y : tensor<?x128xf32>
+}

@@ -70,3 +70,35 @@ func.func @rms_norm_grad_partials(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %d
   %p, %dx = coda.rms_norm_grad_partials %x, %g, %dy, %r {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x64xbf16>) -> (tensor<4x64xf32>, tensor<?x64xbf16>)
   return %p, %dx : tensor<4x64xf32>, tensor<?x64xbf16>
 }
+
+// -----
+
+// With its row statistic given, the RMSNorm gradient reads it (collapsed to
+// one value per row) instead of summing h · dy over each row.
+// CHECK-LABEL: func.func @rms_norm_grad_row_dot
+//       CHECK:   %[[S:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0, 1]] : tensor<?x1xf32> into tensor<?xf32>
+//       CHECK:   linalg.generic {{.*}} ins(%{{.+}}, %{{.+}}, %{{.+}}, %[[S]], %{{.+}} : tensor<?x64xbf16>, tensor<?x64xbf16>, tensor<?xf32>, tensor<?xf32>, tensor<64xbf16>)
+func.func @rms_norm_grad_row_dot(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %dy: tensor<?x64xbf16>, %s: tensor<?x1xf32>) -> (tensor<?x64xbf16>, tensor<64xbf16>) {
+  %dx, %dg = coda.rms_norm_grad %x, %g, %dy, %s {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x1xf32>) -> (tensor<?x64xbf16>, tensor<64xbf16>)
+  return %dx, %dg : tensor<?x64xbf16>, tensor<64xbf16>
+}
+
+// -----
+
+// Per-block sums over rows: ceil(M / 16) partial rows, each the sum of its
+// block's rows inside x (the last block's reads past M clamped and not
+// counted).
+// CHECK-LABEL: func.func @partial_sum_rows
+//       CHECK:   %[[M:.+]] = tensor.dim %{{.+}}, %c0 : tensor<?x64xf32>
+//       CHECK:   %[[END:.+]] = arith.addi %[[M]], %c15
+//       CHECK:   %[[BLOCKS:.+]] = arith.divui %[[END]], %c16
+//       CHECK:   tensor.empty(%[[BLOCKS]]) : tensor<?x64xf32>
+//       CHECK:   linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+//       CHECK:     arith.cmpi ult
+//       CHECK:     tensor.extract
+//       CHECK:     arith.select
+//       CHECK:     arith.addf
+func.func @partial_sum_rows(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %p = coda.partial_sum_rows %x {block_rows = 16 : i64} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %p : tensor<?x64xf32>
+}

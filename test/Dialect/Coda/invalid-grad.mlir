@@ -45,6 +45,24 @@ func.func @rms_grad_dy(%x: tensor<?x8xf32>, %g: tensor<8xf32>, %dy: tensor<?x16x
 
 // -----
 
+// rms_norm_grad_c4: the row statistic is one f32 per row.
+func.func @rms_grad_row_dot(%x: tensor<?x8xf32>, %g: tensor<8xf32>, %dy: tensor<?x8xf32>, %s: tensor<?x2xf32>) {
+  // expected-error @+1 {{'coda.rms_norm_grad' op expected row_dot of type tensor<?x1xf32>, one per row, got 'tensor<?x2xf32>'}}
+  %a, %b = coda.rms_norm_grad %x, %g, %dy, %s {epsilon = 1.0e-05 : f32} : (tensor<?x8xf32>, tensor<8xf32>, tensor<?x8xf32>, tensor<?x2xf32>) -> (tensor<?x8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+// rms_norm_grad_c4: as many statistics as rows.
+func.func @rms_grad_row_dot_rows(%x: tensor<4x8xf32>, %g: tensor<8xf32>, %dy: tensor<4x8xf32>, %s: tensor<5x1xf32>) {
+  // expected-error @+1 {{'coda.rms_norm_grad' op expected row_dot of type tensor<4x1xf32>, one per row, got 'tensor<5x1xf32>'}}
+  %a, %b = coda.rms_norm_grad %x, %g, %dy, %s {epsilon = 1.0e-05 : f32} : (tensor<4x8xf32>, tensor<8xf32>, tensor<4x8xf32>, tensor<5x1xf32>) -> (tensor<4x8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
 // rms_norm_grad_c2: dgamma has gamma's type.
 func.func @rms_grad_dgamma(%x: tensor<?x8xbf16>, %g: tensor<8xbf16>, %dy: tensor<?x8xbf16>) {
   // expected-error @+1 {{'coda.rms_norm_grad' op the vector gradient has type 'tensor<8xf32>' but gamma has 'tensor<8xbf16>'}}

@@ -267,3 +267,39 @@ func.func @partial_reduce_dynamic_columns(%x: tensor<?x?xf32>) -> tensor<?x3xf32
   %p = coda.partial_reduce %x {tile_n = 32 : i64} : (tensor<?x?xf32>) -> tensor<?x3xf32>
   return %p : tensor<?x3xf32>
 }
+
+// -----
+
+// partial_sum_rows_c1: blocks of no rows.
+func.func @partial_sum_rows_block_rows(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{'coda.partial_sum_rows' op block_rows must be positive, got 0}}
+  %p = coda.partial_sum_rows %x {block_rows = 0 : i64} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %p : tensor<?x64xf32>
+}
+
+// -----
+
+// partial_sum_rows_c2: the partials keep the columns.
+func.func @partial_sum_rows_columns(%x: tensor<?x64xf32>) -> tensor<?x32xf32> {
+  // expected-error @+1 {{'coda.partial_sum_rows' op expected partials of 64 columns, the columns of x, got 'tensor<?x32xf32>'}}
+  %p = coda.partial_sum_rows %x {block_rows = 16 : i64} : (tensor<?x64xf32>) -> tensor<?x32xf32>
+  return %p : tensor<?x32xf32>
+}
+
+// -----
+
+// partial_sum_rows_c2: ceil(37 / 16) = 3 blocks.
+func.func @partial_sum_rows_blocks(%x: tensor<37x64xbf16>) -> tensor<2x64xf32> {
+  // expected-error @+1 {{'coda.partial_sum_rows' op expected 3 partial rows for 37 rows in blocks of 16, got 2}}
+  %p = coda.partial_sum_rows %x {block_rows = 16 : i64} : (tensor<37x64xbf16>) -> tensor<2x64xf32>
+  return %p : tensor<2x64xf32>
+}
+
+// -----
+
+// partial_sum_rows_c2: a static count of blocks for a dynamic count of rows.
+func.func @partial_sum_rows_static_blocks(%x: tensor<?x64xf32>) -> tensor<3x64xf32> {
+  // expected-error @+1 {{'coda.partial_sum_rows' op expected partial rows that are dynamic exactly when the rows of x are, got 'tensor<3x64xf32>' for x of type 'tensor<?x64xf32>'}}
+  %p = coda.partial_sum_rows %x {block_rows = 16 : i64} : (tensor<?x64xf32>) -> tensor<3x64xf32>
+  return %p : tensor<3x64xf32>
+}

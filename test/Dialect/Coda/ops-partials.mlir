@@ -43,3 +43,17 @@ func.func @lse(%logits: tensor<?x256xf32>) -> tensor<?x1xf32> {
   %l = coda.reduce_partials %p {kind = "lse"} : (tensor<?x?xf32>) -> tensor<?x1xf32>
   return %l : tensor<?x1xf32>
 }
+
+// -----
+
+// Per-block sums over the rows, finished by a sum over the blocks.
+// CHECK-LABEL: func.func @block_sums
+//       CHECK:   %[[P:.+]] = coda.partial_sum_rows %{{.+}} {block_rows = 16 : i64} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+//       CHECK:   coda.sum_rows %[[P]] : (tensor<?x64xf32>) -> tensor<64xbf16>
+//       CHECK:   coda.partial_sum_rows %{{.+}} {block_rows = 16 : i64} : (tensor<37x64xbf16>) -> tensor<3x64xf32>
+func.func @block_sums(%x: tensor<?x64xf32>, %y: tensor<37x64xbf16>) -> (tensor<64xbf16>, tensor<3x64xf32>) {
+  %p = coda.partial_sum_rows %x {block_rows = 16 : i64} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  %s = coda.sum_rows %p : (tensor<?x64xf32>) -> tensor<64xbf16>
+  %q = coda.partial_sum_rows %y {block_rows = 16 : i64} : (tensor<37x64xbf16>) -> tensor<3x64xf32>
+  return %s, %q : tensor<64xbf16>, tensor<3x64xf32>
+}

@@ -165,7 +165,17 @@ LogicalResult GemmOp::verify() {
 bool mlir::coda::isTileLocalOp(Operation *op) {
   return isa<AddOp, AddOuterOp, MulOp, ScaleOp, SiLUOp, ReLUOp, SigmoidOp,
              TanhOp, GELUOp, SwiGLUOp, ActivationGradOp, RoPEOp, SliceOp,
-             ConcatOp, PartialReduceOp, PartialGatherOp>(op);
+             ConcatOp, PartialReduceOp, PartialSumRowsOp, PartialGatherOp>(op);
+}
+
+PartialSumRowsOp mlir::coda::getPartialSumRowsOf(Value value) {
+  auto result = dyn_cast<OpResult>(value);
+  auto gemm = result ? dyn_cast<GemmOp>(result.getOwner()) : GemmOp();
+  if (!gemm)
+    return PartialSumRowsOp();
+  auto yield = cast<YieldOp>(gemm.getBody().getTerminator());
+  return yield.getValues()[result.getResultNumber()]
+      .getDefiningOp<PartialSumRowsOp>();
 }
 
 LogicalResult MapOp::verifyRegions() {
@@ -291,6 +301,36 @@ static LogicalResult verifyPartials(Operation *op, Value x, Value result,
 
 LogicalResult PartialReduceOp::verify() {
   return verifyPartials(*this, getX(), getResult(), getTileN());
+}
+
+//===----------------------------------------------------------------------===//
+// PartialSumRowsOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PartialSumRowsOp::verify() {
+  // partial_sum_rows_c1.
+  int64_t blockRows = static_cast<int64_t>(getBlockRows());
+  if (blockRows <= 0)
+    return emitOpError("block_rows must be positive, got ") << blockRows;
+  // partial_sum_rows_c2.
+  auto xType = tensorType(getX());
+  auto resultType = tensorType(getResult());
+  if (resultType.getDimSize(1) != xType.getDimSize(1))
+    return emitOpError("expected partials of ")
+           << xType.getDimSize(1) << " columns, the columns of x, got "
+           << resultType;
+  int64_t rows = xType.getDimSize(0), blocks = resultType.getDimSize(0);
+  int64_t expected = (rows + blockRows - 1) / blockRows;
+  if (!ShapedType::isDynamic(rows) && !ShapedType::isDynamic(blocks) &&
+      blocks != expected)
+    return emitOpError("expected ")
+           << expected << " partial rows for " << rows << " rows in blocks of "
+           << blockRows << ", got " << blocks;
+  if (ShapedType::isDynamic(rows) != ShapedType::isDynamic(blocks))
+    return emitOpError("expected partial rows that are dynamic exactly when "
+                       "the rows of x are, got ")
+           << resultType << " for x of type " << xType;
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -101,8 +101,19 @@ static LogicalResult verifyNormGrad(Operation *op, Value x, Value gamma,
 }
 
 LogicalResult RMSNormGradOp::verify() {
-  return verifyNormGrad(*this, getX(), getGamma(), getDy(), getDx(),
-                        getDgamma(), getEpsilon());
+  // rms_norm_grad_c1 - c3.
+  if (failed(verifyNormGrad(*this, getX(), getGamma(), getDy(), getDx(),
+                            getDgamma(), getEpsilon())))
+    return failure();
+  // rms_norm_grad_c4.
+  if (Value rowDot = getRowDot()) {
+    auto type = tensorType(rowDot);
+    int64_t rows = tensorType(getX()).getDimSize(0);
+    if (type.getDimSize(1) != 1 || isStaticMismatch(type.getDimSize(0), rows))
+      return emitOpError("expected row_dot of type tensor<")
+             << dimString(rows) << "x1xf32>, one per row, got " << type;
+  }
+  return success();
 }
 
 LogicalResult RMSNormGradPartialsOp::verify() {

@@ -208,6 +208,99 @@ struct LogSumExpFromEpilogue : public OpRewritePattern<LogSumExpOp> {
   }
 };
 
+/// Moves the ops that compute `value` before `point` when their operands
+/// are available there; returns whether `value` then is.
+static bool hoistBefore(RewriterBase &rewriter, Value value, Operation *point) {
+  if (isDefinedBefore(value, point))
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getNumRegions() || !isPure(def) ||
+      def->getBlock() != point->getBlock())
+    return false;
+  for (Value operand : def->getOperands())
+    if (!hoistBefore(rewriter, operand, point))
+      return false;
+  rewriter.moveOpBefore(def, point);
+  return true;
+}
+
+/// Computes an RMSNorm gradient whose row statistic is given (`row_dot`,
+/// from the z·dz identity) in the epilogue of the GEMM that produces dy:
+/// dx = r · gamma · dy − x · (r² · row_dot / D) per element, and dgamma as
+/// per-block sums over rows of dy · x · r that coda.sum_rows finishes. The
+/// norm's scale r comes from a statistics pass over x before the GEMM.
+struct RMSNormGradIntoEpilogue : public OpRewritePattern<RMSNormGradOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(RMSNormGradOp op,
+                                PatternRewriter &rewriter) const override {
+    Value rowDot = op.getRowDot();
+    if (!rowDot)
+      return rewriter.notifyMatchFailure(op, "no row statistic is given");
+    auto producer = op.getDy().getDefiningOp<GemmOp>();
+    if (!producer)
+      return rewriter.notifyMatchFailure(op, "dy comes from no GEMM");
+    Value x = op.getX(), gamma = op.getGamma();
+    if (!isDefinedBefore(x, producer) || !isDefinedBefore(gamma, producer) ||
+        !hoistBefore(rewriter, rowDot, producer))
+      return rewriter.notifyMatchFailure(
+          op, "an operand is computed after the GEMM of dy");
+
+    Location loc = op.getLoc();
+    auto xType = cast<RankedTensorType>(x.getType());
+    int64_t width = xType.getDimSize(1);
+    rewriter.setInsertionPoint(producer);
+    Value rstd = NormStatisticsOp::create(
+                     rewriter, loc, TypeRange{getStatisticType(x)}, x,
+                     /*gamma=*/Value(), rewriter.getStringAttr("rms_norm"),
+                     op.getEpsilonAttr())
+                     .getResult(0);
+
+    int64_t blockRows = PartialSumRowsOp::kEpilogueBlockRows;
+    int64_t rows = xType.getDimSize(0);
+    auto partialsType = RankedTensorType::get(
+        {ShapedType::isDynamic(rows) ? ShapedType::kDynamic
+                                     : (rows + blockRows - 1) / blockRows,
+         width},
+        rewriter.getF32Type());
+    unsigned resultIndex = cast<OpResult>(op.getDy()).getResultNumber();
+    GemmOp extended = extendGemm(
+        rewriter, producer, ValueRange{x, gamma, rstd, rowDot},
+        {op.getDx().getType(), partialsType},
+        [&](OpBuilder &builder, Location loc, ValueRange yielded,
+            ValueRange inputs) -> SmallVector<Value> {
+          Value dy = yielded[resultIndex];
+          Value xArg = inputs[0], gammaArg = inputs[1], rArg = inputs[2],
+                dotArg = inputs[3];
+          Type tile = dy.getType(), column = rArg.getType();
+          Value direct = MulOp::create(
+              builder, loc, tile,
+              MulOp::create(builder, loc, tile, dy, gammaArg), rArg);
+          Value scale = ScaleOp::create(
+              builder, loc, column,
+              MulOp::create(builder, loc, column,
+                            MulOp::create(builder, loc, column, rArg, rArg),
+                            dotArg),
+              builder.getF32FloatAttr(-1.0f / float(width)));
+          Value dx =
+              AddOp::create(builder, loc, tile, direct,
+                            MulOp::create(builder, loc, tile, xArg, scale));
+          Value normalized = MulOp::create(builder, loc, tile, xArg, rArg);
+          Value partials = PartialSumRowsOp::create(
+              builder, loc, getEpilogueType(partialsType),
+              MulOp::create(builder, loc, tile, dy, normalized),
+              builder.getI64IntegerAttr(blockRows));
+          return {dx, partials};
+        });
+    unsigned count = extended.getNumResults();
+    rewriter.setInsertionPoint(op);
+    Value dgamma = SumRowsOp::create(rewriter, loc, op.getDgamma().getType(),
+                                     extended.getResult(count - 1));
+    rewriter.replaceOp(op, ValueRange{extended.getResult(count - 2), dgamma});
+    return success();
+  }
+};
+
 struct CodaFormEpiloguesPass
     : public coda::impl::CodaFormEpiloguesPassBase<CodaFormEpiloguesPass> {
   using Base::Base;
@@ -225,7 +318,8 @@ void mlir::coda::populateFormEpiloguesPatterns(RewritePatternSet &patterns,
                                                unsigned maxEpilogueOps) {
   MLIRContext *context = patterns.getContext();
   patterns.add<LinearToGemm, MatmulToGemm, TransposedMatmulToGemm,
-               CrossEntropyFromEpilogue, LogSumExpFromEpilogue>(context);
+               CrossEntropyFromEpilogue, LogSumExpFromEpilogue,
+               RMSNormGradIntoEpilogue>(context);
   patterns.add<AbsorbIntoEpilogue>(context, maxEpilogueOps);
   // Results nobody reads any more leave the GEMM, and their epilogue ops die.
   GemmOp::getCanonicalizationPatterns(patterns, context);

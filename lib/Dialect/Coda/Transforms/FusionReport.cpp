@@ -45,8 +45,12 @@ static double tensorBytes(Value value, int64_t rows) {
   for (auto [dim, size] : llvm::enumerate(type.getShape())) {
     if (!ShapedType::isDynamic(size))
       elements *= size;
+    else if (dim != 0)
+      elements *= estimatePartialsPerRow(value);
+    else if (PartialSumRowsOp sums = getPartialSumRowsOf(value))
+      elements *= llvm::divideCeil(rows, sums.getBlockRows());
     else
-      elements *= dim == 0 ? rows : estimatePartialsPerRow(value);
+      elements *= rows;
   }
   return elements * type.getElementTypeBitWidth() / 8;
 }

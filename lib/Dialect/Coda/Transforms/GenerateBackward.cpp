@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -140,6 +141,7 @@ private:
   void accumulate(Value value, Value cotangent);
   FailureOr<Value> takeCotangent(Value value);
   LogicalResult differentiate(Operation *op, ValueRange cotangents);
+  Value buildOutputDotGrad(RMSNormOp norm);
 
   /// The values the forward saves: `saved`, then the log-sum-exps.
   int64_t getSavedCount() const {
@@ -325,6 +327,64 @@ FailureOr<Value> TrainingPairBuilder::takeCotangent(Value value) {
   return it->second;
 }
 
+/// Whether tile-local ops compute `value` from a product, so that the
+/// epilogue of that product's GEMM makes it.
+static bool isMadeByProduct(Value value, DenseSet<Value> &visited) {
+  if (!visited.insert(value).second)
+    return false;
+  Operation *def = value.getDefiningOp();
+  if (isa_and_nonnull<MatmulOp, LinearOp>(def))
+    return true;
+  return def && isTileLocalOp(def) &&
+         llvm::any_of(def->getOperands(), [&](Value operand) {
+           return isMadeByProduct(operand, visited);
+         });
+}
+
+/// The row statistic of the gradient of `norm`, Σ h · dh per row, by the
+/// z·dz identity: when the norm's output h feeds only linears without bias,
+/// z = h · Wᵀ, then dh = Σ dz · W and h · dh = Σ z · dz. Built when each dz
+/// is made in a GEMM's epilogue, where z · dz becomes a partial reduction;
+/// null otherwise (the gradient then sums over the row of dh itself).
+Value TrainingPairBuilder::buildOutputDotGrad(RMSNormOp norm) {
+  Value output = norm.getResult();
+  // The products z · dz, summed per output width.
+  llvm::MapVector<Type, Value> products;
+  for (Operation *user : output.getUsers()) {
+    auto linear = dyn_cast<LinearOp>(user);
+    if (!linear || linear.getX() != output || linear.getW() == output ||
+        linear.getBias())
+      return Value();
+    Value dz = cotangents.lookup(linear.getResult());
+    if (!dz)
+      continue;
+    DenseSet<Value> visited;
+    if (!isMadeByProduct(dz, visited))
+      return Value();
+    Value z = getPrimal(linear.getResult());
+    Value product = MulOp::create(builder, norm.getLoc(), typeOf(z), z, dz);
+    auto [it, inserted] = products.try_emplace(z.getType(), product);
+    if (!inserted)
+      it->second =
+          AddOp::create(builder, norm.getLoc(), typeOf(z), it->second, product);
+  }
+  Value rowDot;
+  for (Value product : llvm::make_second_range(products)) {
+    Location loc = norm.getLoc();
+    Value partials = PartialReduceOp::create(
+        builder, loc, getPartialsType(product), product, "sum", IntegerAttr());
+    Value sum = ReducePartialsOp::create(
+                    builder, loc, TypeRange{getStatisticType(product)},
+                    ValueRange{partials}, "sum", /*count=*/IntegerAttr(),
+                    /*epsilon=*/FloatAttr(), /*tile_n=*/IntegerAttr())
+                    .getResult(0);
+    rowDot = rowDot ? AddOp::create(builder, loc, sum.getType(), rowDot, sum)
+                          .getResult()
+                    : sum;
+  }
+  return rowDot;
+}
+
 LogicalResult TrainingPairBuilder::differentiate(Operation *op,
                                                  ValueRange dys) {
   Location loc = op->getLoc();
@@ -424,9 +484,9 @@ LogicalResult TrainingPairBuilder::differentiate(Operation *op,
       })
       .Case([&](RMSNormOp norm) {
         Value x = getPrimal(norm.getX()), gamma = getPrimal(norm.getGamma());
-        auto grads =
-            RMSNormGradOp::create(builder, loc, typeOf(x), typeOf(gamma), x,
-                                  gamma, dy, norm.getEpsilonAttr());
+        auto grads = RMSNormGradOp::create(
+            builder, loc, typeOf(x), typeOf(gamma), x, gamma, dy,
+            buildOutputDotGrad(norm), norm.getEpsilonAttr());
         grad(norm.getX(), grads.getDx());
         grad(norm.getGamma(), grads.getDgamma());
         return success();

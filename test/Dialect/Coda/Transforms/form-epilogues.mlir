@@ -261,3 +261,51 @@ func.func @log_sum_exp(%h: tensor<?x64xbf16>, %w: tensor<256x64xbf16>) -> tensor
   %s = coda.log_sum_exp %logits : (tensor<?x256xf32>) -> tensor<?x1xf32>
   return %s : tensor<?x1xf32>
 }
+
+// -----
+
+// An RMSNorm gradient whose row statistic is given runs in the epilogue of
+// the GEMM that makes dy: dx = r · gamma · dy − x · (r² · s / D), with the
+// residual gradient that dx feeds, and dgamma from per-16-row sums of
+// dy · x · r. The norm's scale r comes from a statistics kernel over x;
+// the statistic s moves before the GEMM.
+// CHECK-LABEL: func.func @norm_gradient
+//  CHECK-SAME:   (%[[X:[^:]+]]: tensor<?x64xbf16>, %[[G:[^:]+]]: tensor<64xbf16>, %[[DZ:[^:]+]]: tensor<?x128xbf16>, %[[W:[^:]+]]: tensor<128x64xbf16>, %[[P:[^:]+]]: tensor<?x?xf32>, %[[RES:[^:]+]]: tensor<?x64xbf16>)
+//       CHECK:   %[[S:.+]] = coda.reduce_partials %[[P]]
+//       CHECK:   %[[R:.+]] = coda.norm_statistics %[[X]] {epsilon = 9.99999974E-6 : f32} : (tensor<?x64xbf16>) -> tensor<?x1xf32>
+//       CHECK:   %[[GEMM:.+]]:2 = coda.gemm %[[DZ]], [%[[W]]] inputs(%[[X]], %[[G]], %[[R]], %[[S]], %[[RES]]) {b_layout = "kn"}
+//       CHECK:   ^bb0(%[[ACC:[^:]+]]: tensor<?x64xf32>, %[[XA:[^:]+]]: tensor<?x64xf32>, %[[GA:[^:]+]]: tensor<64xf32>, %[[RA:[^:]+]]: tensor<?x1xf32>, %[[SA:[^:]+]]: tensor<?x1xf32>, %[[RESA:[^:]+]]: tensor<?x64xf32>):
+//       CHECK:     %[[T0:.+]] = coda.mul %[[ACC]], %[[GA]]
+//       CHECK:     %[[T1:.+]] = coda.mul %[[T0]], %[[RA]]
+//       CHECK:     %[[R2:.+]] = coda.mul %[[RA]], %[[RA]]
+//       CHECK:     %[[C0:.+]] = coda.mul %[[R2]], %[[SA]]
+//       CHECK:     %[[C:.+]] = coda.scale %[[C0]] {factor = -1.562500e-02 : f32}
+//       CHECK:     %[[XC:.+]] = coda.mul %[[XA]], %[[C]]
+//       CHECK:     %[[DX:.+]] = coda.add %[[T1]], %[[XC]]
+//       CHECK:     %[[N:.+]] = coda.mul %[[XA]], %[[RA]]
+//       CHECK:     %[[DYN:.+]] = coda.mul %[[ACC]], %[[N]]
+//       CHECK:     %[[SUMS:.+]] = coda.partial_sum_rows %[[DYN]] {block_rows = 16 : i64} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+//       CHECK:     %[[TOTAL:.+]] = coda.add %[[RESA]], %[[DX]]
+//       CHECK:     coda.yield %[[SUMS]], %[[TOTAL]] : tensor<?x64xf32>, tensor<?x64xf32>
+//       CHECK:   %[[DG:.+]] = coda.sum_rows %[[GEMM]]#0 : (tensor<?x64xf32>) -> tensor<64xbf16>
+//       CHECK:   return %[[GEMM]]#1, %[[DG]]
+func.func @norm_gradient(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %dz: tensor<?x128xbf16>, %w: tensor<128x64xbf16>, %p: tensor<?x?xf32>, %res: tensor<?x64xbf16>) -> (tensor<?x64xbf16>, tensor<64xbf16>) {
+  %dh = coda.matmul %dz, %w : (tensor<?x128xbf16>, tensor<128x64xbf16>) -> tensor<?x64xbf16>
+  %s = coda.reduce_partials %p : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  %dx, %dg = coda.rms_norm_grad %x, %g, %dh, %s {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x1xf32>) -> (tensor<?x64xbf16>, tensor<64xbf16>)
+  %total = coda.add %res, %dx : (tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  return %total, %dg : tensor<?x64xbf16>, tensor<64xbf16>
+}
+
+// -----
+
+// Without a row statistic the gradient stays whole (a row kernel on the GPU).
+// CHECK-LABEL: func.func @norm_gradient_without_statistic
+//       CHECK:   coda.gemm
+//       CHECK:   coda.rms_norm_grad
+//   CHECK-NOT:   coda.partial_sum_rows
+func.func @norm_gradient_without_statistic(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %dz: tensor<?x128xbf16>, %w: tensor<128x64xbf16>) -> (tensor<?x64xbf16>, tensor<64xbf16>) {
+  %dh = coda.matmul %dz, %w : (tensor<?x128xbf16>, tensor<128x64xbf16>) -> tensor<?x64xbf16>
+  %dx, %dg = coda.rms_norm_grad %x, %g, %dh {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>) -> (tensor<?x64xbf16>, tensor<64xbf16>)
+  return %dx, %dg : tensor<?x64xbf16>, tensor<64xbf16>
+}

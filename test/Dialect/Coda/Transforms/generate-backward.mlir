@@ -138,3 +138,39 @@ func.func @swiglu(%x: tensor<?x16xbf16>, %wg: tensor<32x16xbf16>, %wu: tensor<32
   %y = coda.swiglu %g, %u : (tensor<?x32xbf16>, tensor<?x32xbf16>) -> tensor<?x32xbf16>
   return %y : tensor<?x32xbf16>
 }
+
+// -----
+
+// The z·dz identity: the norm's output feeds a linear whose cotangent a
+// product makes (through the activation's gradient), so the norm's row
+// statistic Σ h · dh is Σ z · dz, summed where dz is made.
+// CHECK-LABEL: func.func @norm_before_mlp_backward(
+//  CHECK-SAME:     %[[X:[^:]+]]: tensor<?x64xbf16>, %[[G:[^:]+]]: tensor<64xbf16>, %[[W1:[^:]+]]: tensor<128x64xbf16>, %[[W2:[^:]+]]: tensor<64x128xbf16>, %[[Z:[^:]+]]: tensor<?x128xbf16>, %[[DY:[^:]+]]: tensor<?x64xbf16>)
+//       CHECK:   %[[DA:.+]] = coda.matmul %[[DY]], %[[W2]]
+//       CHECK:   %[[DZ:.+]] = coda.activation_grad %[[Z]], %[[DA]]
+//       CHECK:   %[[DH:.+]] = coda.matmul %[[DZ]], %[[W1]]
+//       CHECK:   %[[ZDZ:.+]] = coda.mul %[[Z]], %[[DZ]] : (tensor<?x128xbf16>, tensor<?x128xbf16>) -> tensor<?x128xbf16>
+//       CHECK:   %[[P:.+]] = coda.partial_reduce %[[ZDZ]] : (tensor<?x128xbf16>) -> tensor<?x?xf32>
+//       CHECK:   %[[S:.+]] = coda.reduce_partials %[[P]] : (tensor<?x?xf32>) -> tensor<?x1xf32>
+//       CHECK:   coda.rms_norm_grad %[[X]], %[[G]], %[[DH]], %[[S]] {epsilon = 9.99999974E-6 : f32}
+func.func @norm_before_mlp(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %w1: tensor<128x64xbf16>, %w2: tensor<64x128xbf16>) -> tensor<?x64xbf16> {
+  %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
+  %z = coda.linear %h, %w1 : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16>
+  %a = coda.silu %z : (tensor<?x128xbf16>) -> tensor<?x128xbf16>
+  %y = coda.linear %a, %w2 : (tensor<?x128xbf16>, tensor<64x128xbf16>) -> tensor<?x64xbf16>
+  return %y : tensor<?x64xbf16>
+}
+
+// -----
+
+// With a bias, z · dz = h · dh + bias · dz: the gradient sums over dh itself.
+// CHECK-LABEL: func.func @norm_before_biased_linear_backward(
+//   CHECK-NOT:   coda.partial_reduce
+//       CHECK:   coda.rms_norm_grad %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}} {epsilon
+func.func @norm_before_biased_linear(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %w1: tensor<128x64xbf16>, %b1: tensor<128xbf16>, %w2: tensor<64x128xbf16>) -> tensor<?x64xbf16> {
+  %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
+  %z = coda.linear %h, %w1, %b1 : (tensor<?x64xbf16>, tensor<128x64xbf16>, tensor<128xbf16>) -> tensor<?x128xbf16>
+  %a = coda.silu %z : (tensor<?x128xbf16>) -> tensor<?x128xbf16>
+  %y = coda.linear %a, %w2 : (tensor<?x128xbf16>, tensor<64x128xbf16>) -> tensor<?x64xbf16>
+  return %y : tensor<?x64xbf16>
+}

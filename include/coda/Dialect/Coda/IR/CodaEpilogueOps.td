@@ -237,6 +237,39 @@ def Coda_PartialReduceOp : Coda_OpBase<"partial_reduce"> {
 }
 
 //===----------------------------------------------------------------------===//
+// PartialSumRowsOp
+//===----------------------------------------------------------------------===//
+
+def Coda_PartialSumRowsOp : Coda_OpBase<"partial_sum_rows"> {
+  let summary = "per-block partial sums over the rows";
+  let description = [{
+    Sums `x : [M, N]` over consecutive blocks of `block_rows` rows, giving
+    `[ceil(M / block_rows), N]` f32 partials whose `coda.sum_rows` is the
+    sum over all rows: a reduction over rows (dgamma, a bias gradient) that
+    a GEMM epilogue computes tile by tile. Inside an epilogue, a block is
+    the 16 rows of one warp's share of a wgmma m64 slab, so `block_rows` is
+    16 there; a launch plan sizes the partials as `ceil(M / 16)` rows.
+
+    Constraints:
+    * (partial_sum_rows_c1) `block_rows` is positive.
+    * (partial_sum_rows_c2) the result is `tensor<R x N x f32>`, `R` dynamic
+      or `ceil(M / block_rows)`.
+
+    ```mlir
+    %p = coda.partial_sum_rows %x {block_rows = 16 : i64}
+        : (tensor<?x2048xf32>) -> tensor<?x2048xf32>
+    ```
+  }];
+  let arguments = (ins Coda_Matrix:$x, I64Attr:$block_rows);
+  let results = (outs 2DTensorOf<[F32]>:$result);
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The rows of a block of the partials a GEMM epilogue computes.
+    static constexpr int64_t kEpilogueBlockRows = 16;
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // ReducePartialsOp
 //===----------------------------------------------------------------------===//
 

@@ -64,9 +64,15 @@ def Coda_RMSNormGradOp : Coda_Op<"rms_norm_grad"> {
   let description = [{
     For `y = rms_norm(x, gamma)` and its cotangent `dy`, with
     `r = rsqrt(mean(x²) + epsilon)` per row and `h = x · r · gamma`:
-    `dx = r · gamma · dy − x · r² · mean(h · dy)` (the z·dz identity: the
-    row statistic is the mean over the features of the norm's output times
-    its cotangent) and `dgamma = Σ_rows dy · x · r`. Statistics in f32.
+    `dx = r · gamma · dy − x · r² · mean(h · dy)` and
+    `dgamma = Σ_rows dy · x · r`. Statistics in f32.
+
+    `row_dot`, when present, is `Σ_j h_j · dy_j` of each row, `[M, 1]` f32,
+    computed elsewhere: when `h` feeds only linears `z = h · Wᵀ`, whose
+    cotangents make `dy = dz · W`, it is `Σ_j z_j · dz_j` (the z·dz
+    identity), a partial reduction in the epilogue that produces `dz`. With
+    it, `dx` needs no reduction over the row of `dy`, so the gradient can run
+    in the epilogue of the GEMM that produces `dy`.
 
     Constraints:
     * (rms_norm_grad_c1) `gamma` has `D = dim(x, 1)` elements; `dy` has the
@@ -74,15 +80,19 @@ def Coda_RMSNormGradOp : Coda_Op<"rms_norm_grad"> {
     * (rms_norm_grad_c2) `dx` has the type of `x`; `dgamma` the type of
       `gamma`.
     * (rms_norm_grad_c3) `epsilon` is finite and not negative.
+    * (rms_norm_grad_c4) `row_dot`, when present, is `[M, 1]` f32.
 
     ```mlir
     %dx, %dg = coda.rms_norm_grad %x, %g, %dy {epsilon = 1.0e-05 : f32}
         : (tensor<?x2048xbf16>, tensor<2048xbf16>, tensor<?x2048xbf16>)
         -> (tensor<?x2048xbf16>, tensor<2048xbf16>)
+    %dx2, %dg2 = coda.rms_norm_grad %x, %g, %dy, %s {epsilon = 1.0e-05 : f32}
+        : (tensor<?x2048xbf16>, tensor<2048xbf16>, tensor<?x2048xbf16>,
+           tensor<?x1xf32>) -> (tensor<?x2048xbf16>, tensor<2048xbf16>)
     ```
   }];
   let arguments = (ins Coda_Matrix:$x, Coda_Vector:$gamma, Coda_Matrix:$dy,
-                       F32Attr:$epsilon);
+                       Optional<Coda_F32Matrix>:$row_dot, F32Attr:$epsilon);
   let results = (outs Coda_Matrix:$dx, Coda_Vector:$dgamma);
   let hasVerifier = 1;
 }

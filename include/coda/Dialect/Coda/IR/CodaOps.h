@@ -24,6 +24,11 @@ namespace mlir::coda {
 /// registers: elementwise and broadcasting maps, pairwise maps within a row,
 /// slices, concats and partial reductions (gemm_c4).
 bool isTileLocalOp(Operation *op);
+
+/// The per-block sums over rows whose partials `value` holds, when it is a
+/// GEMM result that its epilogue yields from a coda.partial_sum_rows; null
+/// otherwise.
+PartialSumRowsOp getPartialSumRowsOf(Value value);
 } // namespace mlir::coda
 
 #endif // CODA_DIALECT_CODA_IR_CODAOPS_H
