@@ -12,6 +12,7 @@
 // F32:      @f32: fused vs unfused, both against the unfused program in f64
 // F32-NEXT:   result type fused error unfused error limit
 // F32-NEXT:   #0 tensor<f32> {{([0-9.]+e-(0[6-9]|[1-9][0-9])|0\.000e\+00)}} {{[0-9.]+e[-+][0-9]+}} {{[0-9.]+e[-+][0-9]+}} ok{{$}}
+// F32-NEXT:   #0: one element; its errors are the root mean square over 8 input draws (seeds {{[0-9]+}} to {{[0-9]+}})
 // F32-NOT:  {{.}}
 
 // F32-200:  #0 tensor<f32> {{([0-9.]+e-(0[6-9]|[1-9][0-9])|0\.000e\+00)}} {{.*}} ok{{$}}
@@ -19,6 +20,7 @@
 // BF16:      @bf16: fused vs unfused, both against the unfused program in f64
 // BF16-NEXT:   result type fused error unfused error limit
 // BF16-NEXT:   #0 tensor<f32> {{.*}} ok{{$}}
+// BF16-NEXT:   #0: one element; its errors are the root mean square over 8 input draws (seeds {{[0-9]+}} to {{[0-9]+}})
 // BF16-NOT:  {{.}}
 
 // FUSED-LABEL: func.func @f32(

@@ -3,6 +3,8 @@
 // (per-tile partials, coda.cross_entropy_from_partials) as in the unfused one.
 // Generated targets are always in [0, 512), so the inputs come from .npy files
 // here: x, gamma and W drawn as coda-run draws them, every fifth target -100.
+// Inputs from files are one draw, so the scalar loss is judged on it alone
+// (no line about draws follows the table).
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %S/Inputs/npy.py random %t/in/arg0.npy '<f4' 37,64 1 0 1

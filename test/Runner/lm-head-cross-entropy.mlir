@@ -19,11 +19,13 @@
 // F32-MEAN:      @f32_mean: fused vs unfused, both against the unfused program in f64
 // F32-MEAN-NEXT:   result type fused error unfused error limit
 // F32-MEAN-NEXT:   #0 tensor<f32> {{([0-9.]+e-(0[6-9]|[1-9][0-9])|0\.000e\+00)}} {{[0-9.]+e[-+][0-9]+}} {{[0-9.]+e[-+][0-9]+}} ok{{$}}
+// F32-MEAN-NEXT:   #0: one element; its errors are the root mean square over 8 input draws (seeds {{[0-9]+}} to {{[0-9]+}})
 // F32-MEAN-NOT:  {{.}}
 
 // F32-SUM:      @f32_sum: fused vs unfused, both against the unfused program in f64
 // F32-SUM-NEXT:   result type fused error unfused error limit
 // F32-SUM-NEXT:   #0 tensor<f32> {{([0-9.]+e-(0[6-9]|[1-9][0-9])|0\.000e\+00)}} {{[0-9.]+e[-+][0-9]+}} {{[0-9.]+e[-+][0-9]+}} ok{{$}}
+// F32-SUM-NEXT:   #0: one element; its errors are the root mean square over 8 input draws (seeds {{[0-9]+}} to {{[0-9]+}})
 // F32-SUM-NOT:  {{.}}
 
 // F32-NONE:      @f32_none: fused vs unfused, both against the unfused program in f64
@@ -36,11 +38,13 @@
 // BF16-MEAN:      @bf16_mean: fused vs unfused, both against the unfused program in f64
 // BF16-MEAN-NEXT:   result type fused error unfused error limit
 // BF16-MEAN-NEXT:   #0 tensor<f32> {{.*}} ok{{$}}
+// BF16-MEAN-NEXT:   #0: one element; its errors are the root mean square over 8 input draws (seeds {{[0-9]+}} to {{[0-9]+}})
 // BF16-MEAN-NOT:  {{.}}
 
 // BF16-SUM:      @bf16_sum: fused vs unfused, both against the unfused program in f64
 // BF16-SUM-NEXT:   result type fused error unfused error limit
 // BF16-SUM-NEXT:   #0 tensor<f32> {{.*}} ok{{$}}
+// BF16-SUM-NEXT:   #0: one element; its errors are the root mean square over 8 input draws (seeds {{[0-9]+}} to {{[0-9]+}})
 // BF16-SUM-NOT:  {{.}}
 
 // BF16-NONE:      @bf16_none: fused vs unfused, both against the unfused program in f64
