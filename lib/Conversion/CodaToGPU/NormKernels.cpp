@@ -35,16 +35,8 @@ bool mlir::coda::isNormKernelOp(Operation *op) {
 }
 
 LogicalResult mlir::coda::checkNormKernelSupport(Operation *op) {
-  if (auto sum = dyn_cast<SumRowsOp>(op)) {
-    auto type = cast<RankedTensorType>(sum.getX().getType());
-    if (type.isDynamicDim(0) && !getPartialSumRowsOf(sum.getX()))
-      return op->emitError("the sum_rows kernel sums partials: a static "
-                           "number of rows (a norm gradient's) or a GEMM "
-                           "epilogue's per-block sums over rows; this one "
-                           "sums the M rows of ")
-             << type;
+  if (isa<SumRowsOp>(op))
     return success();
-  }
   auto type = cast<RankedTensorType>(op->getOperand(0).getType());
   int64_t groupColumns = 32 * getLanes(type.getElementType());
   if (type.getDimSize(1) % groupColumns != 0)

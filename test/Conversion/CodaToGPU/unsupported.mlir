@@ -263,15 +263,6 @@ func.func @lm_head(%h: tensor<?x64xbf16>, %w: tensor<256x64xbf16>, %t: tensor<?x
   return %p#0, %p#1 : tensor<?x?xf32>, tensor<?x?xf32>
 }
 
-// -----
-
-// The sum over rows takes the static partials of a norm gradient, not all
-// M rows of a tensor (a bias gradient).
-func.func @sum_all_rows(%x: tensor<?x256xbf16>) -> tensor<256xbf16> {
-  // expected-error @+1 {{the sum_rows kernel sums partials: a static number of rows (a norm gradient's) or a GEMM epilogue's per-block sums over rows; this one sums the M rows of 'tensor<?x256xbf16>'}}
-  %s = coda.sum_rows %x : (tensor<?x256xbf16>) -> tensor<256xbf16>
-  return %s : tensor<256xbf16>
-}
 
 // -----
 

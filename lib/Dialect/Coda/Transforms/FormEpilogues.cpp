@@ -208,6 +208,54 @@ struct LogSumExpFromEpilogue : public OpRewritePattern<LogSumExpOp> {
   }
 };
 
+/// Returns the `[ceil(M / 16), N]` f32 type of the per-block sums over the
+/// rows of `x : [M, N]` that a GEMM epilogue computes.
+static RankedTensorType getBlockSumsType(Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t rows = type.getDimSize(0);
+  int64_t blockRows = PartialSumRowsOp::kEpilogueBlockRows;
+  return RankedTensorType::get({ShapedType::isDynamic(rows)
+                                    ? ShapedType::kDynamic
+                                    : (rows + blockRows - 1) / blockRows,
+                                type.getDimSize(1)},
+                               Float32Type::get(x.getContext()));
+}
+
+/// Computes a sum over the rows of a GEMM's tile (a bias gradient) from
+/// per-16-row sums in the GEMM's epilogue, finished by a sum over the
+/// blocks, so the sum reads ceil(M / 16) rows instead of M.
+struct SumRowsFromEpilogue : public OpRewritePattern<SumRowsOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SumRowsOp op,
+                                PatternRewriter &rewriter) const override {
+    auto producer = op.getX().getDefiningOp<GemmOp>();
+    if (!producer || producer.getALayout() != "mk")
+      return rewriter.notifyMatchFailure(
+          op, "the rows come from no GEMM over the rows of its a");
+    unsigned resultIndex = cast<OpResult>(op.getX()).getResultNumber();
+    Operation *yielded = producer.getBody()
+                             .getTerminator()
+                             ->getOperand(resultIndex)
+                             .getDefiningOp();
+    if (isa_and_nonnull<PartialReduceOp, PartialGatherOp, PartialSumRowsOp>(
+            yielded))
+      return rewriter.notifyMatchFailure(op, "the GEMM's result is partials");
+    RankedTensorType sumsType = getBlockSumsType(op.getX());
+    GemmOp extended = extendGemm(
+        rewriter, producer, ValueRange(), sumsType,
+        [&](OpBuilder &builder, Location loc, ValueRange values,
+            ValueRange) -> SmallVector<Value> {
+          return {PartialSumRowsOp::create(
+              builder, loc, sumsType, values[resultIndex],
+              builder.getI64IntegerAttr(PartialSumRowsOp::kEpilogueBlockRows))};
+        });
+    rewriter.replaceOpWithNewOp<SumRowsOp>(op, op.getType(),
+                                           extended.getResults().back());
+    return success();
+  }
+};
+
 /// Moves the ops that compute `value` before `point` when their operands
 /// are available there; returns whether `value` then is.
 static bool hoistBefore(RewriterBase &rewriter, Value value, Operation *point) {
@@ -256,13 +304,7 @@ struct RMSNormGradIntoEpilogue : public OpRewritePattern<RMSNormGradOp> {
                      op.getEpsilonAttr())
                      .getResult(0);
 
-    int64_t blockRows = PartialSumRowsOp::kEpilogueBlockRows;
-    int64_t rows = xType.getDimSize(0);
-    auto partialsType = RankedTensorType::get(
-        {ShapedType::isDynamic(rows) ? ShapedType::kDynamic
-                                     : (rows + blockRows - 1) / blockRows,
-         width},
-        rewriter.getF32Type());
+    RankedTensorType partialsType = getBlockSumsType(x);
     unsigned resultIndex = cast<OpResult>(op.getDy()).getResultNumber();
     GemmOp extended = extendGemm(
         rewriter, producer, ValueRange{x, gamma, rstd, rowDot},
@@ -289,7 +331,7 @@ struct RMSNormGradIntoEpilogue : public OpRewritePattern<RMSNormGradOp> {
           Value partials = PartialSumRowsOp::create(
               builder, loc, getEpilogueType(partialsType),
               MulOp::create(builder, loc, tile, dy, normalized),
-              builder.getI64IntegerAttr(blockRows));
+              builder.getI64IntegerAttr(PartialSumRowsOp::kEpilogueBlockRows));
           return {dx, partials};
         });
     unsigned count = extended.getNumResults();
@@ -319,7 +361,7 @@ void mlir::coda::populateFormEpiloguesPatterns(RewritePatternSet &patterns,
   MLIRContext *context = patterns.getContext();
   patterns.add<LinearToGemm, MatmulToGemm, TransposedMatmulToGemm,
                CrossEntropyFromEpilogue, LogSumExpFromEpilogue,
-               RMSNormGradIntoEpilogue>(context);
+               RMSNormGradIntoEpilogue, SumRowsFromEpilogue>(context);
   patterns.add<AbsorbIntoEpilogue>(context, maxEpilogueOps);
   // Results nobody reads any more leave the GEMM, and their epilogue ops die.
   GemmOp::getCanonicalizationPatterns(patterns, context);
@@ -333,9 +375,14 @@ std::string mlir::coda::explainUnfused(Operation *op, unsigned maxEpilogueOps) {
   if (isa<ReducePartialsOp, CrossEntropyFromPartialsOp>(op))
     return "finishes per-tile partials across the whole row (a small "
            "reduction kernel)";
-  if (isa<SumRowsOp>(op))
+  if (auto sum = dyn_cast<SumRowsOp>(op)) {
+    if (sum.getX().getType().isDynamicDim(0) &&
+        !getPartialSumRowsOf(sum.getX()))
+      return "a sum over all the rows of a value no GEMM makes (a bias "
+             "gradient): a reduction kernel of its own";
     return "a sum over the rows (of a norm gradient's per-block partials): a "
            "small reduction kernel";
+  }
   if (isa<RMSNormGradOp, LayerNormGradOp, RMSNormGradPartialsOp>(op))
     return "dx needs each row's statistics and dgamma a sum over all rows: a "
            "row kernel of its own (with the residual sum it feeds, on the GPU "

@@ -309,3 +309,35 @@ func.func @norm_gradient_without_statistic(%x: tensor<?x64xbf16>, %g: tensor<64x
   %dx, %dg = coda.rms_norm_grad %x, %g, %dh {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>) -> (tensor<?x64xbf16>, tensor<64xbf16>)
   return %dx, %dg : tensor<?x64xbf16>, tensor<64xbf16>
 }
+
+// -----
+
+// A sum over the rows of a GEMM's tile (a bias gradient) comes from
+// per-16-row sums in its epilogue, finished by a sum over the blocks.
+// CHECK-LABEL: func.func @bias_gradient
+//       CHECK:   %[[G:.+]]:2 = coda.gemm
+//       CHECK:     %[[D:.+]] = coda.activation_grad
+//       CHECK:     %[[S:.+]] = coda.partial_sum_rows %[[D]] {block_rows = 16 : i64} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+//       CHECK:     coda.yield %[[D]], %[[S]] : tensor<?x64xf32>, tensor<?x64xf32>
+//       CHECK:   %[[B:.+]] = coda.sum_rows %[[G]]#1 : (tensor<?x64xf32>) -> tensor<64xbf16>
+//       CHECK:   return %[[G]]#0, %[[B]]
+func.func @bias_gradient(%dy: tensor<?x32xbf16>, %w: tensor<32x64xbf16>, %x: tensor<?x64xbf16>) -> (tensor<?x64xbf16>, tensor<64xbf16>) {
+  %d = coda.matmul %dy, %w : (tensor<?x32xbf16>, tensor<32x64xbf16>) -> tensor<?x64xbf16>
+  %g = coda.activation_grad %x, %d {activation = "silu"} : (tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  %b = coda.sum_rows %g : (tensor<?x64xbf16>) -> tensor<64xbf16>
+  return %g, %b : tensor<?x64xbf16>, tensor<64xbf16>
+}
+
+// -----
+
+// A weight gradient's output is summed by a kernel of its own: its rows are
+// the weight's, not the a operand's.
+// CHECK-LABEL: func.func @weight_gradient_sum
+//       CHECK:   %[[G:.+]] = coda.gemm
+//   CHECK-NOT:     coda.partial_sum_rows
+//       CHECK:   coda.sum_rows %[[G]] : (tensor<32x64xbf16>) -> tensor<64xbf16>
+func.func @weight_gradient_sum(%dy: tensor<?x32xbf16>, %x: tensor<?x64xbf16>) -> tensor<64xbf16> {
+  %dw = coda.transposed_matmul %dy, %x : (tensor<?x32xbf16>, tensor<?x64xbf16>) -> tensor<32x64xbf16>
+  %b = coda.sum_rows %dw : (tensor<32x64xbf16>) -> tensor<64xbf16>
+  return %b : tensor<64xbf16>
+}
