@@ -77,7 +77,9 @@ for function in functions:
             print(f"  {k['alias']} is {k['of']} reshaped (no kernel)")
             continue
         grid = "persistent" if k["persistent"] else "grid"
-        print(f"  {k['name']:<16} {k['block']} threads, {k['rows_per_tile']}-row x "
+        # 2^31 - 1 rows per tile: one tile row over any row count.
+        rows = "all" if k["rows_per_tile"] == 2**31 - 1 else k["rows_per_tile"]
+        print(f"  {k['name']:<16} {k['block']} threads, {rows}-row x "
               f"{k['tiles_n']} tiles ({grid}), {k['shared_bytes'] // 1024} KiB shared")
 PLAN
   echo "PTX and launch plans in $build/example/"

@@ -24,6 +24,8 @@
 // sum over rows adds). With R those rows, a persistent kernel's grid is
 // (min(ceil(R / rows_per_tile) x tiles_n, SMs), 1, 1), any other's
 // (ceil(R / rows_per_tile), tiles_n, 1); with R = 0 nothing is launched.
+// rows_per_tile = 2147483647 gives one tile row over any row count (a sum
+// over all the rows of its operand).
 // A `{"rows": ...}` argument is its own count as an i32, -1 for M (-B for
 // ceil(M / B), as a buffer's first size): the rows
 // a kernel reads, which a weight gradient and a norm gradient's partials
