@@ -289,10 +289,9 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
   // Sums over the rows of a block: a warp's 16 rows of a slab, the lanes
   // that share a quad position holding the same columns. Each batch adds
   // the thread's two rows of the slab (addSlabRows); after the slab, the
-  // eight lanes of each quad position add theirs and lanes 0-3 store the
-  // block's column pairs at [(row of the block's first lane) / 16, column]
-  // (storeBlockSums), so that no global store lies between the loads of
-  // two batches.
+  // eight lanes of each quad position add theirs, all columns' shuffles in
+  // flight together, and lanes 0-3 store the block's column pairs at
+  // [(row of the block's first lane) / 16, column] (storeBlockSums).
   SmallVector<PartialSumRowsOp> blockSums;
   for (Value value : yield.getValues())
     if (auto sums = value.getDefiningOp<PartialSumRowsOp>())
