@@ -6,7 +6,9 @@
 // over all rows (for dgamma). On the GPU a row kernel computes dx and, per
 // block of rows, the partial sums of dgamma; coda.sum_rows finishes them.
 // The residual stream's gradient, the one user of dx in a block, is added
-// where dx is made.
+// where dx is made. The row kernel computes its row statistic itself: a
+// given one (row_dot, which coda-form-epilogues could not take into the
+// GEMM of dy) is dropped, and the GEMM results that made it with it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,6 +80,7 @@ struct CodaSplitNormGradientsPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateSplitNormGradientsPatterns(patterns);
+    GemmOp::getCanonicalizationPatterns(patterns, &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

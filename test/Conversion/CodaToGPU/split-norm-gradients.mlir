@@ -37,3 +37,25 @@ func.func @kept(%x: tensor<?x256xbf16>, %g: tensor<256xbf16>, %dy: tensor<?x256x
   %s2 = coda.add %later, %dx2 : (tensor<?x256xbf16>, tensor<?x256xbf16>) -> tensor<?x256xbf16>
   return %s, %dx, %s2, %dg, %dg2 : tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<256xbf16>, tensor<256xbf16>
 }
+
+// -----
+
+// A row statistic given to a gradient whose dy no GEMM makes: the row
+// kernel computes its own, and the statistic's partials leave the GEMM
+// that made them.
+// CHECK-LABEL: func.func @unused_statistic
+//       CHECK:   %[[Z:.+]] = coda.gemm
+//       CHECK:     coda.yield %{{.+}} : tensor<?x256xf32>
+//   CHECK-NOT:   coda.reduce_partials
+//       CHECK:   coda.rms_norm_grad_partials
+//       CHECK:   return %[[Z]]
+func.func @unused_statistic(%a: tensor<?x64xbf16>, %w: tensor<256x64xbf16>, %x: tensor<?x256xbf16>, %g: tensor<256xbf16>, %dy: tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<256xbf16>) {
+  %z:2 = coda.gemm %a, [%w] : (tensor<?x64xbf16>, tensor<256x64xbf16>) -> (tensor<?x256xbf16>, tensor<?x?xf32>) {
+  ^bb0(%acc: tensor<?x256xf32>):
+    %p = coda.partial_reduce %acc : (tensor<?x256xf32>) -> tensor<?x?xf32>
+    coda.yield %acc, %p : tensor<?x256xf32>, tensor<?x?xf32>
+  }
+  %s = coda.reduce_partials %z#1 : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  %dx, %dg = coda.rms_norm_grad %x, %g, %dy, %s {epsilon = 1.0e-05 : f32} : (tensor<?x256xbf16>, tensor<256xbf16>, tensor<?x256xbf16>, tensor<?x1xf32>) -> (tensor<?x256xbf16>, tensor<256xbf16>)
+  return %z#0, %dx, %dg : tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<256xbf16>
+}
