@@ -225,7 +225,7 @@ compileAndRun(ModuleOp module, StringRef entry, bool computeInF64,
 /// squares of its relative errors, the checked program's and the unfused
 /// program's.
 struct DrawnErrors {
-  double error, unfusedError;
+  double error = 0, unfusedError = 0;
 };
 
 /// Prints the error of each of `outputs`, the results of `program`,
@@ -636,7 +636,8 @@ int mlir::coda::codaRunMain(int argc, char **argv) {
       "compare-with-unfused",
       llvm::cl::desc("cpu: also run the fused program and check it against "
                      "the unfused one in f64; exit 1 past max(1e-5, 2 x the "
-                     "unfused program's own error)"),
+                     "unfused program's own error), for a result of one "
+                     "element over 8 input draws"),
       llvm::cl::cat(category));
   llvm::cl::opt<bool> compareReference(
       "compare-with-reference",
