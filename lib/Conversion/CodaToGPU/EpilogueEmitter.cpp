@@ -28,6 +28,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <array>
+
 using namespace mlir;
 using namespace mlir::coda;
 
@@ -297,21 +299,20 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
     if (auto sums = value.getDefiningOp<PartialSumRowsOp>())
       blockSums.push_back(sums);
   // Per block sum, per column pair j of the slab: the thread's sums.
-  SmallVector<llvm::DenseMap<int64_t, std::pair<Value, Value>>> slabSums(
-      blockSums.size());
+  SmallVector<SmallVector<std::array<Value, 2>>> slabSums(
+      blockSums.size(), SmallVector<std::array<Value, 2>>(kOffsetsPerRow / 2));
   auto addSlabRows = [&](RowState &upper, RowState &lower, int64_t j) {
     for (auto [sums, columns] : llvm::zip_equal(blockSums, slabSums)) {
-      Value pair[2];
-      for (int64_t e = 0; e < 2; ++e) {
-        pair[e] = zero;
+      for (auto [e, sum] : llvm::enumerate(columns[j])) {
+        sum = zero;
         for (RowState *state : {&upper, &lower})
-          pair[e] = arith::AddFOp::create(
-              b, loc, pair[e],
+          sum = arith::AddFOp::create(
+              b, loc, sum,
               arith::SelectOp::create(
                   b, loc, state->inside,
-                  state->evaluator->at(sums.getX(), 0, 8 * j + e), zero));
+                  state->evaluator->at(sums.getX(), 0, 8 * j + int64_t(e)),
+                  zero));
       }
-      columns[j] = {pair[0], pair[1]};
     }
   };
   Value firstQuad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
@@ -335,20 +336,19 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
           frame.outputs[llvm::find(yield.getValues(), sums.getResult()) -
                         yield.getValues().begin()];
       // The lanes' sums first, all of them in flight together.
-      SmallVector<std::pair<int64_t, Value>> pairs;
-      for (int64_t j = 0; j < kOffsetsPerRow / 2; ++j) {
+      SmallVector<Value> pairs;
+      for (const std::array<Value, 2> &sum : columns) {
         Value pair = LLVM::PoisonOp::create(b, loc, VectorType::get({2}, f32));
-        for (auto [e, sum] : llvm::enumerate(std::initializer_list<Value>{
-                 columns.lookup(j).first, columns.lookup(j).second}))
+        for (auto [e, value] : llvm::enumerate(sum))
           pair = LLVM::InsertElementOp::create(
-              b, loc, pair, sumAcrossLanes(b, loc, sum, {4, 8, 16}),
+              b, loc, pair, sumAcrossLanes(b, loc, value, {4, 8, 16}),
               arith::ConstantOp::create(b, loc,
                                         b.getI32IntegerAttr(int32_t(e))));
-        pairs.push_back({j, pair});
+        pairs.push_back(pair);
       }
       scf::IfOp::create(b, loc, rowInside, [&](OpBuilder &, Location) {
-        for (const auto &[j, packed] : pairs) {
-          Value pair = packed;
+        for (int64_t j = 0, e = pairs.size(); j < e; ++j) {
+          Value pair = pairs[j];
           Value column =
               arith::AddIOp::create(b, loc, columnBase, index(8 * j));
           Value columnInside = arith::CmpIOp::create(
@@ -364,7 +364,6 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
         }
         scf::YieldOp::create(b, loc);
       });
-      columns.clear();
     }
   };
 

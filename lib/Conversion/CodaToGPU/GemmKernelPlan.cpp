@@ -49,16 +49,6 @@ const EpilogueRange &GemmKernelPlan::rangeOf(int64_t column) const {
   return ranges.back();
 }
 
-Value mlir::coda::getPartialsSource(Value value) {
-  if (auto partial = value.getDefiningOp<PartialReduceOp>())
-    return partial.getX();
-  if (auto gather = value.getDefiningOp<PartialGatherOp>())
-    return gather.getX();
-  if (auto sums = value.getDefiningOp<PartialSumRowsOp>())
-    return sums.getX();
-  return Value();
-}
-
 int64_t mlir::coda::getOutputWidth(GemmOp gemm) {
   auto yield = cast<YieldOp>(gemm.getBody().getTerminator());
   for (Value value : yield.getValues())
@@ -106,6 +96,13 @@ LogicalResult ColumnWalk::walk(Value value, int64_t delta, int64_t lo,
     return success();
 
   Operation *op = value.getDefiningOp();
+  // Partials are results of their own: nothing in the epilogue reads them.
+  auto storedOnly = [&]() -> LogicalResult {
+    if (llvm::all_of(op->getUsers(), llvm::IsaPred<YieldOp>))
+      return success();
+    return op->emitError("the partials are used inside the epilogue; the "
+                         "kernel generator only stores them");
+  };
   if (auto slice = dyn_cast<SliceOp>(op)) {
     if (slice.getOffset() % 2 != 0 || slice.getSize() % 2 != 0)
       return slice.emitError("the generator reads and writes pairs of "
@@ -163,9 +160,8 @@ LogicalResult ColumnWalk::walk(Value value, int64_t delta, int64_t lo,
     if (partial.getTileN() && *partial.getTileN() != uint64_t(kTileN))
       return op->emitError("the kernel generator reduces tiles of ")
              << kTileN << " columns, but tile_n = " << *partial.getTileN();
-    if (!llvm::all_of(partial->getUsers(), llvm::IsaPred<YieldOp>))
-      return op->emitError("the partials are used inside the epilogue; the "
-                           "kernel generator only stores them");
+    if (failed(storedOnly()))
+      return failure();
     return walk(partial.getX(), delta, lo, hi);
   }
   if (auto sums = dyn_cast<PartialSumRowsOp>(op)) {
@@ -174,9 +170,8 @@ LogicalResult ColumnWalk::walk(Value value, int64_t delta, int64_t lo,
              << PartialSumRowsOp::kEpilogueBlockRows
              << " rows (a warp's rows of a wgmma slab), but block_rows = "
              << sums.getBlockRows();
-    if (!llvm::all_of(sums->getUsers(), llvm::IsaPred<YieldOp>))
-      return op->emitError("the partials are used inside the epilogue; the "
-                           "kernel generator only stores them");
+    if (failed(storedOnly()))
+      return failure();
     return walk(sums.getX(), delta, lo, hi);
   }
   if (!hasScalarForm(op))

@@ -156,11 +156,6 @@ readPlanAttr(GemmOp gemm);
 /// or of the values its partials reduce.
 int64_t getOutputWidth(GemmOp gemm);
 
-/// The tile whose partials epilogue value `value` holds (the input of a
-/// partial reduction or gather along the rows, or of per-block sums over the
-/// rows), or null for a tile value, which the epilogue stores as it is.
-Value getPartialsSource(Value value);
-
 } // namespace mlir::coda
 
 #endif // CODA_LIB_CONVERSION_CODATOGPU_GEMMKERNELPLAN_H

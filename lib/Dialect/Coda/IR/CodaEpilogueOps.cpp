@@ -168,6 +168,16 @@ bool mlir::coda::isTileLocalOp(Operation *op) {
              ConcatOp, PartialReduceOp, PartialSumRowsOp, PartialGatherOp>(op);
 }
 
+Value mlir::coda::getPartialsSource(Value value) {
+  if (auto partial = value.getDefiningOp<PartialReduceOp>())
+    return partial.getX();
+  if (auto gather = value.getDefiningOp<PartialGatherOp>())
+    return gather.getX();
+  if (auto sums = value.getDefiningOp<PartialSumRowsOp>())
+    return sums.getX();
+  return Value();
+}
+
 PartialSumRowsOp mlir::coda::getPartialSumRowsOf(Value value) {
   auto result = dyn_cast<OpResult>(value);
   auto gemm = result ? dyn_cast<GemmOp>(result.getOwner()) : GemmOp();

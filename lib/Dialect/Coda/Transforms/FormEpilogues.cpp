@@ -234,12 +234,8 @@ struct SumRowsFromEpilogue : public OpRewritePattern<SumRowsOp> {
       return rewriter.notifyMatchFailure(
           op, "the rows come from no GEMM over the rows of its a");
     unsigned resultIndex = cast<OpResult>(op.getX()).getResultNumber();
-    Operation *yielded = producer.getBody()
-                             .getTerminator()
-                             ->getOperand(resultIndex)
-                             .getDefiningOp();
-    if (isa_and_nonnull<PartialReduceOp, PartialGatherOp, PartialSumRowsOp>(
-            yielded))
+    if (getPartialsSource(
+            producer.getBody().getTerminator()->getOperand(resultIndex)))
       return rewriter.notifyMatchFailure(op, "the GEMM's result is partials");
     RankedTensorType sumsType = getBlockSumsType(op.getX());
     GemmOp extended = extendGemm(

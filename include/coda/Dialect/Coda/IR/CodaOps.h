@@ -25,6 +25,11 @@ namespace mlir::coda {
 /// slices, concats and partial reductions (gemm_c4).
 bool isTileLocalOp(Operation *op);
 
+/// The tile whose partials epilogue value `value` holds (the input of a
+/// partial reduction or gather along the rows, or of per-block sums over
+/// the rows), or null for a tile value, which an epilogue stores as it is.
+Value getPartialsSource(Value value);
+
 /// The per-block sums over rows whose partials `value` holds, when it is a
 /// GEMM result that its epilogue yields from a coda.partial_sum_rows; null
 /// otherwise.
