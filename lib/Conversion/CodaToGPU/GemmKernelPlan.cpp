@@ -237,30 +237,38 @@ static bool visitsColumnHalvesInOrder(GemmOp gemm) {
 }
 
 /// Chooses the results that go out through shared memory and TMA: 16-bit
-/// tiles whose rows are whole 16-byte units (TMA's stride rule), in chunks
-/// of 128 columns, else 64, in the shared memory the ring leaves; none
-/// when even 64 do not fit, so the ring never loses a slot to them.
+/// tiles whose rows are whole 16-byte units (TMA's stride rule), as many
+/// as fit in the shared memory the ring leaves, in chunks of 128 columns,
+/// else 64 (more results in 64 win over fewer in 128). The others are
+/// stored from registers, so the ring never loses a slot to staging.
 static void planOutputStaging(GemmOp gemm, GemmKernelPlan &plan) {
   auto yield = cast<YieldOp>(gemm.getBody().getTerminator());
-  for (auto [value, result] :
-       llvm::zip_equal(yield.getValues(), gemm.getResults())) {
+  SmallVector<unsigned> candidates;
+  for (auto [index, value, result] :
+       llvm::enumerate(yield.getValues(), gemm.getResults())) {
     auto type = cast<RankedTensorType>(result.getType());
-    bool tile = !getPartialsSource(value);
-    plan.stagedResults.push_back(tile && type.getElementTypeBitWidth() == 16 &&
-                                 type.getDimSize(1) % 8 == 0);
+    if (!getPartialsSource(value) && type.getElementTypeBitWidth() == 16 &&
+        type.getDimSize(1) % 8 == 0)
+      candidates.push_back(index);
   }
-  if (plan.stagedCount() == 0)
-    return;
+  plan.stagedResults.assign(gemm.getNumResults(), false);
+  plan.stagingColumns = 0;
+  int64_t room = kMaxSharedBytes - plan.sharedBytes();
   SmallVector<int64_t, 2> chunks = {kTileN};
   if (visitsColumnHalvesInOrder(gemm))
     chunks.push_back(64);
+  int64_t staged = 0;
   for (int64_t columns : chunks) {
-    plan.stagingColumns = columns;
-    if (plan.sharedBytes() <= kMaxSharedBytes)
-      return;
+    // A 64-row slab of the chunk per consumer and staged result.
+    int64_t count = std::min<int64_t>(
+        candidates.size(), room / (kConsumers * 64 * columns * 2));
+    if (count > staged) {
+      staged = count;
+      plan.stagingColumns = columns;
+    }
   }
-  plan.stagingColumns = 0;
-  plan.stagedResults.assign(plan.stagedResults.size(), false);
+  for (unsigned index : ArrayRef<unsigned>(candidates).take_front(staged))
+    plan.stagedResults[index] = true;
 }
 
 FailureOr<GemmKernelPlan>
