@@ -180,7 +180,10 @@ def CodaPlanKernelsPass : Pass<"coda-plan-kernels", "::mlir::ModuleOp"> {
   let summary = "choose each GEMM kernel's schedule, ring and tile";
   let description = [{
     Decides, for every `coda.gemm`, what convert-coda-to-gpu will generate
-    and records it on the op as `coda.plan`:
+    and records it on the op as `coda.plan`. A GEMM that already has a
+    `coda.plan` keeps its schedule and stages over the options (a plan
+    pinned by hand in the input, or one of an earlier run), and has the
+    rest re-derived:
 
     * `schedule`: "cooperative" unless the option says otherwise. In the
       measured table (`bench/NOTES.md`, steps 5-8, commands in

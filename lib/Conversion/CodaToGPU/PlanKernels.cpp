@@ -34,8 +34,14 @@ struct CodaPlanKernelsPass
     if (failed(gemmSchedule))
       return signalPassFailure();
     WalkResult result = getOperation().walk([&](GemmOp gemm) {
+      // A schedule and ring already on the op (written by hand, or by an
+      // earlier run) are kept over the options.
+      auto pinned = readPlanAttr(gemm);
+      if (failed(pinned))
+        return WalkResult::interrupt();
       FailureOr<GemmKernelPlan> plan =
-          planGemmKernel(gemm, *gemmSchedule, stages);
+          *pinned ? planGemmKernel(gemm, (*pinned)->first, (*pinned)->second)
+                  : planGemmKernel(gemm, *gemmSchedule, stages);
       if (failed(plan))
         return WalkResult::interrupt();
       gemm->setAttr(kPlanAttrName, getPlanAttr(gemm.getContext(), *plan));

@@ -22,9 +22,10 @@ func.func @km(%a: tensor<64x128xbf16>, %b: tensor<32x64xbf16>) -> tensor<128x32x
 
 // -----
 
-// A plan that is not one: reported by convert-coda-to-gpu (coda-plan-kernels
-// replaces it).
+// A plan that is not one: reported by coda-plan-kernels, which keeps a
+// GEMM's plan, and by convert-coda-to-gpu.
 func.func @bad_plan(%a: tensor<?x64xbf16>, %b: tensor<32x64xbf16>) -> tensor<?x32xbf16> {
+  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative" or "pingpong" and stages >= 2, got {schedule = "cooperative", stages = 1 : i64}}}
   %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 1 : i64}} : (tensor<?x64xbf16>, tensor<32x64xbf16>) -> tensor<?x32xbf16> {
   ^bb0(%acc: tensor<?x32xf32>):
     coda.yield %acc : tensor<?x32xf32>
@@ -57,4 +58,16 @@ func.func @block_sums_read(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> te
     coda.yield %q : tensor<?x128xf32>
   }
   return %y : tensor<?x128xf32>
+}
+
+// -----
+
+// A plain GEMM, planned without error by default; stages=5 does not fit
+// (NOFIT).
+func.func @plain(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
+  %y = coda.gemm %a, [%b] : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
+  ^bb0(%acc: tensor<?x128xf32>):
+    coda.yield %acc : tensor<?x128xf32>
+  }
+  return %y : tensor<?x128xbf16>
 }

@@ -42,3 +42,21 @@ func.func @swiglu(%h: tensor<?x64xbf16>, %wg: tensor<128x64xbf16>, %wu: tensor<1
   }
   return %y : tensor<?x128xbf16>
 }
+
+// -----
+
+// A plan already on the GEMM keeps its schedule and stages over the
+// options; its tile and boxes are re-derived.
+// CHECK-LABEL: func.func @pinned
+//       CHECK:   coda.plan = {boxes = 1 : i64, rows_per_tile = 128 : i64, schedule = "pingpong", stages = 5 : i64}
+// PINGPONG-LABEL: func.func @pinned
+//       PINGPONG:   coda.plan = {boxes = 1 : i64, rows_per_tile = 128 : i64, schedule = "pingpong", stages = 5 : i64}
+// FOLLOWED-LABEL: func.func @pinned
+//       FOLLOWED:   coda.launch = {{{.*}}schedule = "pingpong", shared_bytes = {{[0-9]+}} : i64, stages = 5 : i64
+func.func @pinned(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
+  %y = coda.gemm %a, [%b] {coda.plan = {schedule = "pingpong", stages = 5 : i64}} : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
+  ^bb0(%acc: tensor<?x128xf32>):
+    coda.yield %acc : tensor<?x128xf32>
+  }
+  return %y : tensor<?x128xbf16>
+}

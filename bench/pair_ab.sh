@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Two or more compiled training pairs of the canonical block, each through
+# bench/block.py (correctness against PyTorch, then forward+backward time
+# against eager, torch.compile and the GEMM floor) and bench/kernel_profile.py
+# (per-kernel time at 16384 rows, twice, alternating pairs), in one lease, plus compute-sanitizer
+# memcheck of each pair at ragged row counts.
+#
+#   bash bench/pair_ab.sh build DIR               # build machine: block.ptx and
+#                                                 # pair.ptx from build/bin into DIR
+#   bash bench/pair_ab.sh run LOG_DIR DIR...      # GPU machine (carry the DIRs and
+#                                                 # build/lib/libcoda_runtime.so)
+#
+# To compare two compilers, build each and run `build` into its own DIR.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+case "${1:-}" in
+build)
+  dir="${2:?DIR}"
+  mkdir -p "$dir"
+  "$root/build/bin/coda-translate" --coda-to-ptx \
+    "$root/examples/llama3-1b-block.mlir" -o "$dir/block.ptx"
+  "$root/build/bin/coda-opt" "$root/examples/llama3-1b-block.mlir" \
+    --coda-generate-backward -o "$dir/pair.mlir"
+  "$root/build/bin/coda-translate" --coda-to-ptx "$dir/pair.mlir" \
+    -o "$dir/pair.ptx"
+  ;;
+run)
+  logs="${2:?LOG_DIR}"
+  shift 2
+  export CODA_RUNTIME_LIBRARY="$root/build/lib/libcoda_runtime.so"
+  for dir in "$@"; do
+    name="$(basename "$dir")"
+    mkdir -p "$logs/$name"
+    python3 "$root/bench/block.py" "$dir/block.ptx" --training "$dir/pair.ptx" \
+      --skip-forward --rows 4097 16384 32768 --out "$logs/$name" \
+      > "$logs/$name/block.log" 2>&1 || echo "$name: block.py exited $?"
+    echo "== $name"
+    tail -5 "$logs/$name/block.log"
+  done
+  # The kernel profiles twice, alternating pairs, so their spread shows.
+  for round in 1 2; do
+    for dir in "$@"; do
+      name="$(basename "$dir")"
+      python3 "$root/bench/kernel_profile.py" "$dir/pair.ptx" --rows 16384 \
+        > "$logs/$name/profile$round.txt" 2>&1 ||
+        echo "$name: kernel_profile.py exited $?"
+    done
+  done
+  for dir in "$@"; do
+    name="$(basename "$dir")"
+    compute-sanitizer --tool memcheck python3 "$root/bench/kernel_profile.py" \
+      "$dir/pair.ptx" --once --rows 37 1000 > "$logs/$name/memcheck.txt" 2>&1 ||
+      echo "$name: memcheck failed (see $logs/$name/memcheck.txt)"
+    grep -h "ERROR SUMMARY" "$logs/$name/memcheck.txt" | sed "s/^/$name: /" || true
+  done
+  ;;
+*)
+  echo "usage: $0 build DIR | run LOG_DIR DIR..." >&2
+  exit 2
+  ;;
+esac
