@@ -2,13 +2,14 @@
 # coda-run --device cuda and the embedding example on a GPU machine, with the
 # tools of scripts/package-gpu-tools.sh (the GPU machine needs no MLIR).
 #
-#   bash bench/coda_run_cuda_check.sh [GPU_TOOLS_DIR] [LOG_DIR] [PAIR.mlir]
+#   bash bench/coda_run_cuda_check.sh [GPU_TOOLS_DIR] [LOG_DIR] [PAIR.mlir...]
 #
-# PAIR.mlir (a path from the repository root), a training pair of the
-# canonical block (`coda-opt
-# examples/llama3-1b-block.mlir --coda-generate-backward -o PAIR.mlir` on
-# the build machine), adds its backward to the runs (the CPU reference of
-# the backward takes about twice the forward's time, so at 77 rows).
+# Each PAIR.mlir (a path from the repository root) is a training pair
+# (`coda-opt examples/llama3-1b-block.mlir --coda-generate-backward -o
+# PAIR.mlir` on the build machine, or the same of examples/gpt2-mlp.mlir);
+# its backward function (the one named *_backward) joins the runs, checked
+# at 77 rows (the CPU reference of the block's backward takes about twice
+# its forward's time) and timed at 4097.
 #
 # Every function runs at a row count that is no tile multiple, on random
 # inputs, against the CPU reference (--compare-with-reference); the examples
@@ -45,11 +46,13 @@ runs=(
   "test/Runner/linear-grads.mlir bf16_silu 515 --compare-with-reference"
 )
 
-pair="${3:-}"
-if [ -n "$pair" ]; then
-  runs+=("$pair block_backward 77 --compare-with-reference"
-         "$pair block_backward 4097 --bench")
-fi
+for pair in "${@:3}"; do
+  backward="$(grep -o 'func.func @[A-Za-z0-9_]*_backward' "$root/$pair" | head -n1)"
+  backward="${backward#func.func @}"
+  [ -n "$backward" ] || { echo "$pair: no *_backward function" >&2; exit 2; }
+  runs+=("$pair $backward 77 --compare-with-reference"
+         "$pair $backward 4097 --bench")
+done
 
 failed=0
 printf '| %-44s | %-10s | %5s | %-6s | %s\n' file entry rows result "median (--bench)"

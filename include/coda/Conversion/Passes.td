@@ -145,7 +145,9 @@ def CodaSplitNormGradientsPass
     Rewrites every `coda.rms_norm_grad` for the GPU into
     `coda.rms_norm_grad_partials`, which a row kernel computes (dx, and the
     sums of dgamma over blocks of rows), and `coda.sum_rows` of those
-    partials. When dx's only user is a residual sum `coda.add` whose other
+    partials; every `coda.layer_norm_grad` likewise into
+    `coda.layer_norm_grad_partials` (the sums of dgamma and of dbeta) and
+    a `coda.sum_rows` for each. When dx's only user is a residual sum `coda.add` whose other
     operand exists before the gradient, the sum is made by the row kernel
     too, so the residual stream's gradient is accumulated where dx is
     computed instead of in an elementwise kernel of its own.

@@ -63,10 +63,10 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
     } else if (isa<ReducePartialsOp>(op)) {
       block = kReduceRowsPerBlock;
       rowsPerTile = kReduceRowsPerBlock;
-    } else if (isa<RMSNormOp>(op)) {
+    } else if (isa<RMSNormOp, LayerNormOp>(op)) {
       block = 32 * kNormRowsPerBlock;
       rowsPerTile = kNormRowsPerBlock;
-    } else if (isa<RMSNormGradPartialsOp>(op)) {
+    } else if (isa<RMSNormGradPartialsOp, LayerNormGradPartialsOp>(op)) {
       block = kNormGradientThreads;
       rowsPerTile = 1;
     } else if (auto sum = dyn_cast<SumRowsOp>(op)) {
@@ -142,8 +142,9 @@ struct ConvertCodaToGPUPass
             << op.getName()
             << "' outside a GEMM epilogue has no GPU kernel yet; the "
                "generator runs coda.gemm, coda.reduce_partials, "
-               "coda.norm_statistics, coda.rms_norm, "
-               "coda.rms_norm_grad_partials, coda.sum_rows, elementwise maps, "
+               "coda.norm_statistics, coda.rms_norm, coda.layer_norm, "
+               "coda.rms_norm_grad_partials, coda.layer_norm_grad_partials, "
+               "coda.sum_rows, elementwise maps, "
                "slices, concats and \"half\" RoPE, and leaves "
                "coda.attention to the caller";
         supported = false;

@@ -1,4 +1,4 @@
-//===- NormKernels.cpp - RMSNorm and its gradient as row kernels ----------===//
+//===- NormKernels.cpp - norms and their gradients as row kernels ---------===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -31,7 +31,8 @@ static int64_t getLanes(Type type) {
 }
 
 bool mlir::coda::isNormKernelOp(Operation *op) {
-  return isa<RMSNormOp, RMSNormGradPartialsOp, SumRowsOp>(op);
+  return isa<RMSNormOp, LayerNormOp, RMSNormGradPartialsOp,
+             LayerNormGradPartialsOp, SumRowsOp>(op);
 }
 
 LogicalResult mlir::coda::checkNormKernelSupport(Operation *op) {
@@ -48,6 +49,11 @@ LogicalResult mlir::coda::checkNormKernelSupport(Operation *op) {
 }
 
 namespace {
+/// A row's normalization, x̂ = (x − mean) · rstd; no mean for RMSNorm.
+struct RowStatistics {
+  Value mean, rstd;
+};
+
 /// One row of `columns` elements as a warp sees it: lane `lane` holds
 /// groups of `lanes` columns starting at lanes · (lane + 32 i).
 struct WarpRow {
@@ -56,8 +62,15 @@ struct WarpRow {
   int64_t columns, lanes;
   Value lane;
 
+  using Groups = SmallVector<SmallVector<Value>>;
+
   Value index(int64_t value) {
     return arith::ConstantIndexOp::create(b, loc, value);
+  }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value count() {
+    return arith::ConstantOp::create(b, loc,
+                                     b.getF32FloatAttr(double(columns)));
   }
   int64_t groups() const { return columns / (32 * lanes); }
   Value column(int64_t group) {
@@ -75,8 +88,8 @@ struct WarpRow {
         column(group));
   }
   /// Every group of the row (or vector) at `base`, widened to f32.
-  SmallVector<SmallVector<Value>> load(Value base, Type type, Value row) {
-    SmallVector<SmallVector<Value>> values;
+  Groups load(Value base, Type type, Value row) {
+    Groups values;
     for (int64_t group = 0; group < groups(); ++group)
       values.push_back(
           loadWidened(b, loc, base, type, position(row, group), lanes));
@@ -87,6 +100,12 @@ struct WarpRow {
     for (auto [group, groupValues] : llvm::enumerate(values))
       storeNarrowed(b, loc, groupValues, base, type,
                     position(row, int64_t(group)));
+  }
+  /// `f` of every element of the row, in place.
+  void update(Groups &values, function_ref<Value(int64_t, int64_t)> f) {
+    for (int64_t g = 0; g < groups(); ++g)
+      for (int64_t e = 0; e < lanes; ++e)
+        values[g][e] = f(g, e);
   }
   /// The sum over the whole row of `term(group, lane)`, in every lane.
   Value sum(function_ref<Value(int64_t, int64_t)> term) {
@@ -99,15 +118,31 @@ struct WarpRow {
       }
     return sumAcrossLanes(b, loc, total, {16, 8, 4, 2, 1});
   }
-  /// rsqrt(sum of squares / columns + epsilon).
-  Value rstd(Value squares, FloatAttr epsilon) {
-    Value count =
-        arith::ConstantOp::create(b, loc, b.getF32FloatAttr(double(columns)));
-    Value mean = arith::DivFOp::create(b, loc, squares, count);
-    return math::RsqrtOp::create(
+  /// The row's mean when `centred` (LayerNorm), and rsqrt(mean of the
+  /// (centred) squares + epsilon), the variance biased as PyTorch's.
+  RowStatistics statistics(const Groups &x, bool centred, FloatAttr epsilon) {
+    RowStatistics row;
+    if (centred)
+      row.mean = arith::DivFOp::create(
+          b, loc, sum([&](int64_t g, int64_t e) { return x[g][e]; }), count());
+    Value squares = sum([&](int64_t g, int64_t e) {
+      Value value = centre(x[g][e], row);
+      return mul(value, value);
+    });
+    row.rstd = math::RsqrtOp::create(
         b, loc,
-        arith::AddFOp::create(b, loc, mean,
+        arith::AddFOp::create(b, loc,
+                              arith::DivFOp::create(b, loc, squares, count()),
                               arith::ConstantOp::create(b, loc, epsilon)));
+    return row;
+  }
+  Value centre(Value x, const RowStatistics &row) {
+    return row.mean ? arith::SubFOp::create(b, loc, x, row.mean).getResult()
+                    : x;
+  }
+  /// x̂ of one element.
+  Value normalize(Value x, const RowStatistics &row) {
+    return mul(centre(x, row), row.rstd);
   }
 };
 } // namespace
@@ -116,10 +151,13 @@ static Type getElementType(Value value) {
   return cast<RankedTensorType>(value.getType()).getElementType();
 }
 
-static void emitRMSNormKernel(OpBuilder &b, RMSNormOp op, StringRef name) {
+/// coda.rms_norm and coda.layer_norm: y = x̂ · gamma (+ beta).
+template <typename NormOp>
+static void emitRowNormKernel(OpBuilder &b, NormOp op, StringRef name) {
+  constexpr bool centred = std::is_same_v<NormOp, LayerNormOp>;
   Location loc = op.getLoc();
-  auto kernel =
-      createRowCountKernel(b, loc, name, 3, int32_t(32 * kNormRowsPerBlock));
+  auto kernel = createRowCountKernel(b, loc, name, centred ? 4 : 3,
+                                     int32_t(32 * kNormRowsPerBlock));
   ValueRange args = kernel.getArguments();
   Type xType = getElementType(op.getX());
   Value lane, row;
@@ -132,31 +170,38 @@ static void emitRMSNormKernel(OpBuilder &b, RMSNormOp op, StringRef name) {
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);
   scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
     auto x = warp.load(args[1], xType, row);
-    Value squares = warp.sum([&](int64_t g, int64_t e) -> Value {
-      return arith::MulFOp::create(b, loc, x[g][e], x[g][e]);
-    });
-    Value rstd = warp.rstd(squares, op.getEpsilonAttr());
+    RowStatistics statistics = warp.statistics(x, centred, op.getEpsilonAttr());
     auto gamma = warp.load(args[2], getElementType(op.getGamma()), Value());
-    for (int64_t g = 0; g < warp.groups(); ++g)
-      for (int64_t e = 0; e < warp.lanes; ++e)
-        x[g][e] = arith::MulFOp::create(
-            b, loc, arith::MulFOp::create(b, loc, x[g][e], rstd), gamma[g][e]);
-    warp.store(x, args[3], xType, row);
+    WarpRow::Groups beta;
+    if constexpr (centred)
+      beta = warp.load(args[3], getElementType(op.getBeta()), Value());
+    warp.update(x, [&](int64_t g, int64_t e) -> Value {
+      Value value = warp.mul(warp.normalize(x[g][e], statistics), gamma[g][e]);
+      return centred ? arith::AddFOp::create(b, loc, value, beta[g][e]) : value;
+    });
+    warp.store(x, args.back(), xType, row);
     scf::YieldOp::create(b, loc);
   });
   gpu::ReturnOp::create(b, loc);
 }
 
-static void emitRMSNormGradKernel(OpBuilder &b, RMSNormGradPartialsOp op,
-                                  StringRef name) {
+/// coda.rms_norm_grad_partials and coda.layer_norm_grad_partials. Per row,
+/// with g = gamma · dy: dx = rstd · (g − mean(g) − x̂ · mean(g · x̂))
+/// (+ residual), mean(g) only for LayerNorm; over the warp's rows, the
+/// lane's sums of dy · x̂ (dgamma) and, for LayerNorm, of dy (dbeta).
+template <typename GradOp>
+static void emitNormGradKernel(OpBuilder &b, GradOp op, StringRef name) {
+  constexpr bool centred = std::is_same_v<GradOp, LayerNormGradPartialsOp>;
+  constexpr unsigned partials = centred ? 2 : 1;
   Location loc = op.getLoc();
   bool hasResidual = bool(op.getResidual());
-  auto kernel = createRowCountKernel(b, loc, name, hasResidual ? 6 : 5,
+  auto kernel = createRowCountKernel(b, loc, name, 4 + hasResidual + partials,
                                      kNormGradientThreads);
   ValueRange args = kernel.getArguments();
   Value x = args[1], gamma = args[2], dy = args[3];
   Value residual = hasResidual ? args[4] : Value();
-  Value partials = args[hasResidual ? 5 : 4], dx = args.back();
+  ValueRange partialsArgs = args.slice(4 + hasResidual, partials);
+  Value dx = args.back();
   Type xType = getElementType(op.getX());
   Type f32 = b.getF32Type();
   int64_t columns = cast<RankedTensorType>(op.getX().getType()).getDimSize(1);
@@ -166,55 +211,68 @@ static void emitRMSNormGradKernel(OpBuilder &b, RMSNormGradPartialsOp op,
   Value rows = arith::IndexCastOp::create(b, loc, b.getIndexType(), args[0]);
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
   int64_t perLane = warp.groups() * warp.lanes;
-  Value count =
-      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(double(columns)));
 
-  // The lane's dgamma sums, group by group, carried over the warp's rows.
+  // The lane's sums, partial by partial and group by group, carried over
+  // the warp's rows.
   auto loop = scf::ForOp::create(
       b, loc, block, rows, warp.index(kNormGradientBlocks),
-      SmallVector<Value>(perLane, zero),
+      SmallVector<Value>(partials * perLane, zero),
       [&](OpBuilder &, Location, Value row, ValueRange sums) {
         auto xs = warp.load(x, xType, row);
         auto dys = warp.load(dy, getElementType(op.getDy()), row);
         auto gammas = warp.load(gamma, getElementType(op.getGamma()), Value());
-        auto mul = [&](Value a, Value c) -> Value {
-          return arith::MulFOp::create(b, loc, a, c);
-        };
-        Value squares = warp.sum(
-            [&](int64_t g, int64_t e) { return mul(xs[g][e], xs[g][e]); });
-        Value dot = warp.sum([&](int64_t g, int64_t e) {
-          return mul(mul(xs[g][e], gammas[g][e]), dys[g][e]);
+        RowStatistics statistics =
+            warp.statistics(xs, centred, op.getEpsilonAttr());
+        warp.update(xs, [&](int64_t g, int64_t e) {
+          return warp.normalize(xs[g][e], statistics);
         });
-        Value rstd = warp.rstd(squares, op.getEpsilonAttr());
-        // dx = rstd · gamma · dy − x · rstd³ · dot / D (+ residual).
-        Value correction = arith::DivFOp::create(
-            b, loc, mul(mul(mul(rstd, rstd), rstd), dot), count);
-        SmallVector<SmallVector<Value>> residuals;
+        auto grads = dys;
+        warp.update(grads, [&](int64_t g, int64_t e) {
+          return warp.mul(gammas[g][e], dys[g][e]);
+        });
+        Value meanGrad;
+        if (centred)
+          meanGrad = arith::DivFOp::create(
+              b, loc,
+              warp.sum([&](int64_t g, int64_t e) { return grads[g][e]; }),
+              warp.count());
+        Value meanDot =
+            arith::DivFOp::create(b, loc, warp.sum([&](int64_t g, int64_t e) {
+              return warp.mul(grads[g][e], xs[g][e]);
+            }),
+                                  warp.count());
+        WarpRow::Groups residuals;
         if (residual)
           residuals =
               warp.load(residual, getElementType(op.getResidual()), row);
-        SmallVector<SmallVector<Value>> dxs = xs;
-        SmallVector<Value> next;
-        for (int64_t g = 0; g < warp.groups(); ++g)
-          for (int64_t e = 0; e < warp.lanes; ++e) {
-            Value value = arith::SubFOp::create(
-                b, loc, mul(mul(rstd, gammas[g][e]), dys[g][e]),
-                mul(xs[g][e], correction));
-            if (residual)
-              value = arith::AddFOp::create(b, loc, value, residuals[g][e]);
-            dxs[g][e] = value;
-            next.push_back(
-                arith::AddFOp::create(b, loc, sums[g * warp.lanes + e],
-                                      mul(mul(dys[g][e], xs[g][e]), rstd)));
-          }
-        warp.store(dxs, dx, getElementType(op.getDx()), row);
+        SmallVector<Value> next(sums);
+        warp.update(grads, [&](int64_t g, int64_t e) {
+          Value value = grads[g][e];
+          if (meanGrad)
+            value = arith::SubFOp::create(b, loc, value, meanGrad);
+          value = warp.mul(statistics.rstd,
+                           arith::SubFOp::create(b, loc, value,
+                                                 warp.mul(xs[g][e], meanDot)));
+          if (residual)
+            value = arith::AddFOp::create(b, loc, value, residuals[g][e]);
+          int64_t at = g * warp.lanes + e;
+          next[at] = arith::AddFOp::create(b, loc, sums[at],
+                                           warp.mul(dys[g][e], xs[g][e]));
+          if (centred)
+            next[perLane + at] =
+                arith::AddFOp::create(b, loc, sums[perLane + at], dys[g][e]);
+          return value;
+        });
+        warp.store(grads, dx, getElementType(op.getDx()), row);
         scf::YieldOp::create(b, loc, next);
       });
-  SmallVector<SmallVector<Value>> sums;
-  for (int64_t g = 0; g < warp.groups(); ++g)
-    sums.push_back(SmallVector<Value>(
-        loop.getResults().slice(g * warp.lanes, warp.lanes)));
-  warp.store(sums, partials, f32, block);
+  for (unsigned p = 0; p < partials; ++p) {
+    WarpRow::Groups sums;
+    for (int64_t g = 0; g < warp.groups(); ++g)
+      sums.push_back(SmallVector<Value>(
+          loop.getResults().slice(p * perLane + g * warp.lanes, warp.lanes)));
+    warp.store(sums, partialsArgs[p], f32, block);
+  }
   gpu::ReturnOp::create(b, loc);
 }
 
@@ -303,9 +361,13 @@ static void emitSumRowsKernel(OpBuilder &b, SumRowsOp op, StringRef name) {
 void mlir::coda::emitNormKernel(OpBuilder &b, Operation *op, StringRef name) {
   OpBuilder::InsertionGuard guard(b);
   if (auto norm = dyn_cast<RMSNormOp>(op))
-    emitRMSNormKernel(b, norm, name);
+    emitRowNormKernel(b, norm, name);
+  else if (auto norm = dyn_cast<LayerNormOp>(op))
+    emitRowNormKernel(b, norm, name);
   else if (auto grad = dyn_cast<RMSNormGradPartialsOp>(op))
-    emitRMSNormGradKernel(b, grad, name);
+    emitNormGradKernel(b, grad, name);
+  else if (auto grad = dyn_cast<LayerNormGradPartialsOp>(op))
+    emitNormGradKernel(b, grad, name);
   else
     emitSumRowsKernel(b, cast<SumRowsOp>(op), name);
 }

@@ -1,4 +1,4 @@
-//===- NormKernels.h - RMSNorm and its gradient as row kernels --*- C++ -*-===//
+//===- NormKernels.h - norms and their gradients as row kernels -*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -24,7 +24,8 @@ constexpr int64_t kSumRowsThreads = 256;
 constexpr int64_t kSumRowsColumns = 32;
 
 /// Returns true for the ops these kernels run: coda.rms_norm,
-/// coda.rms_norm_grad_partials and coda.sum_rows.
+/// coda.layer_norm, coda.rms_norm_grad_partials,
+/// coda.layer_norm_grad_partials and coda.sum_rows.
 bool isNormKernelOp(Operation *op);
 
 /// Checks that the generator can take `op` (an isNormKernelOp); reports
@@ -34,18 +35,21 @@ LogicalResult checkNormKernelSupport(Operation *op);
 /// Emits the kernel of `op` as a `gpu.func` named `name` at the builder's
 /// insertion point.
 ///
-/// coda.rms_norm: a warp per row holds the row in registers, each lane 16
-/// bytes at a time from columns 16 bytes · (lane + 32 i), sums the squares
-/// across the warp and writes x · rstd · gamma. Arguments: M as i32, x,
-/// gamma, the result. Grid: ceil(M / 4), block: 128.
+/// coda.rms_norm and coda.layer_norm: a warp per row holds the row in
+/// registers, each lane 16 bytes at a time from columns 16 bytes · (lane +
+/// 32 i), sums across the warp (the mean first, for LayerNorm, then the
+/// centred squares) and writes x̂ · gamma (+ beta). Arguments: M as i32, x,
+/// gamma, beta (LayerNorm), the result. Grid: ceil(M / 4), block: 128.
 ///
-/// coda.rms_norm_grad_partials: warp b of the 1056 takes rows b, b + 1056,
-/// ...; for each it sums x² and x · gamma · dy across the warp, writes
-/// dx (+ residual), and adds dy · x · rstd to the lane's dgamma sums, which
-/// it stores as partials row b at the end. Arguments: M as i32, x, gamma,
-/// dy, the residual when present, the partials, dx. Grid: 1056, block: 32.
-/// A lane holds D / 32 dgamma sums in registers (64 for D = 2048, where
-/// ptxas spills 96 bytes); wider rows spill more.
+/// coda.rms_norm_grad_partials and coda.layer_norm_grad_partials: warp b
+/// of the 1056 takes rows b, b + 1056, ...; for each it sums the row's
+/// statistics and those of g = gamma · dy across the warp, writes dx
+/// (+ residual), and adds dy · x̂ (and dy, for LayerNorm's dbeta) to the
+/// lane's sums, which it stores as partials row b at the end. Arguments:
+/// M as i32, x, gamma, dy, the residual when present, the partials (dgamma's,
+/// then dbeta's), dx. Grid: 1056, block: 32. A lane holds D / 32 sums of
+/// each partial in registers (64 for D = 2048, where ptxas spills 96 bytes
+/// for RMSNorm); wider rows spill more.
 ///
 /// coda.sum_rows (static rows): CTA j sums columns 32 j .. 32 j + 31, warp
 /// w rows w, w + 8, ..., sixteen loads in flight, and the warps' sums meet

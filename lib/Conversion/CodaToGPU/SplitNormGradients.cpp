@@ -2,13 +2,13 @@
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// A norm's gradient needs a statistic of each whole row (for dx) and a sum
-// over all rows (for dgamma). On the GPU a row kernel computes dx and, per
-// block of rows, the partial sums of dgamma; coda.sum_rows finishes them.
-// The residual stream's gradient, the one user of dx in a block, is added
-// where dx is made. The row kernel computes its row statistic itself: a
-// given one (row_dot, which coda-form-epilogues could not take into the
-// GEMM of dy) is dropped, and the GEMM results that made it with it.
+// A norm's gradient needs statistics of each whole row (for dx) and sums
+// over all rows (for dgamma, and LayerNorm's dbeta). On the GPU a row
+// kernel computes dx and, per block of rows, the partial sums; coda.sum_rows
+// finishes them. The residual stream's gradient, the one user of dx in a block,
+// is added where dx is made. The row kernel computes its row statistic itself:
+// a given one (row_dot, which coda-form-epilogues could not take into the GEMM
+// of dy) is dropped, and the GEMM results that made it with it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,22 +27,35 @@ namespace mlir::coda {
 using namespace mlir;
 using namespace mlir::coda;
 
-/// The residual sum the row kernel of `op` can make: an add of two values
-/// of dx's type that is dx's only user, whose other operand exists before
-/// `op`; null when there is none.
-static AddOp getResidualSum(RMSNormGradOp op) {
-  Value dx = op.getDx();
+/// The operand of the residual sum `sum` of `dx` that is not dx; null
+/// without a sum.
+static Value getResidual(AddOp sum, Value dx) {
+  if (!sum)
+    return Value();
+  return sum.getA() == dx ? sum.getB() : sum.getA();
+}
+
+/// The residual sum the row kernel of `op` (a norm gradient) can make: an
+/// add of two values of dx's type that is dx's only user, whose other
+/// operand exists before `op`; null when there is none.
+static AddOp getResidualSum(Operation *op, Value dx) {
   if (!dx.hasOneUse())
     return AddOp();
   auto add = dyn_cast<AddOp>(*dx.getUsers().begin());
   if (!add || add.getA() == add.getB() ||
       add.getA().getType() != add.getB().getType())
     return AddOp();
-  Value residual = add.getA() == dx ? add.getB() : add.getA();
-  if (Operation *def = residual.getDefiningOp())
+  if (Operation *def = getResidual(add, dx).getDefiningOp())
     if (def->getBlock() != op->getBlock() || !def->isBeforeInBlock(op))
       return AddOp();
   return add;
+}
+
+/// [kNormGradientBlocks, D] f32, the partials of a gradient over `gamma`.
+static RankedTensorType getPartialsType(Value gamma) {
+  auto type = cast<RankedTensorType>(gamma.getType());
+  return RankedTensorType::get({kNormGradientBlocks, type.getDimSize(0)},
+                               Float32Type::get(gamma.getContext()));
 }
 
 namespace {
@@ -54,22 +67,43 @@ struct SplitRMSNormGrad : public OpRewritePattern<RMSNormGradOp> {
   LogicalResult matchAndRewrite(RMSNormGradOp op,
                                 PatternRewriter &rewriter) const override {
     Value dx = op.getDx();
-    AddOp sum = getResidualSum(op);
-    Value residual;
-    if (sum)
-      residual = sum.getA() == dx ? sum.getB() : sum.getA();
-
-    auto gammaType = cast<RankedTensorType>(op.getGamma().getType());
-    auto partialsType = RankedTensorType::get(
-        {kNormGradientBlocks, gammaType.getDimSize(0)}, rewriter.getF32Type());
+    AddOp sum = getResidualSum(op, dx);
     auto split = RMSNormGradPartialsOp::create(
-        rewriter, op.getLoc(), TypeRange{partialsType, dx.getType()}, op.getX(),
-        op.getGamma(), op.getDy(), residual, op.getEpsilonAttr());
-    auto dgamma = SumRowsOp::create(rewriter, op.getLoc(), gammaType,
-                                    split.getPartials());
+        rewriter, op.getLoc(),
+        TypeRange{getPartialsType(op.getGamma()), dx.getType()}, op.getX(),
+        op.getGamma(), op.getDy(), getResidual(sum, dx), op.getEpsilonAttr());
+    auto dgamma = SumRowsOp::create(
+        rewriter, op.getLoc(), op.getDgamma().getType(), split.getPartials());
     if (sum)
       rewriter.replaceOp(sum, split.getDx());
     rewriter.replaceOp(op, ValueRange{split.getDx(), dgamma.getResult()});
+    return success();
+  }
+};
+
+/// layer_norm_grad -> layer_norm_grad_partials + a sum_rows for each of
+/// dgamma and dbeta, taking in the residual sum as above.
+struct SplitLayerNormGrad : public OpRewritePattern<LayerNormGradOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(LayerNormGradOp op,
+                                PatternRewriter &rewriter) const override {
+    Value dx = op.getDx();
+    AddOp sum = getResidualSum(op, dx);
+    RankedTensorType partialsType = getPartialsType(op.getGamma());
+    auto split = LayerNormGradPartialsOp::create(
+        rewriter, op.getLoc(),
+        TypeRange{partialsType, partialsType, dx.getType()}, op.getX(),
+        op.getGamma(), op.getDy(), getResidual(sum, dx), op.getEpsilonAttr());
+    Type vectorType = op.getDgamma().getType();
+    auto dgamma = SumRowsOp::create(rewriter, op.getLoc(), vectorType,
+                                    split.getGammaPartials());
+    auto dbeta = SumRowsOp::create(rewriter, op.getLoc(), vectorType,
+                                   split.getBetaPartials());
+    if (sum)
+      rewriter.replaceOp(sum, split.getDx());
+    rewriter.replaceOp(
+        op, ValueRange{split.getDx(), dgamma.getResult(), dbeta.getResult()});
     return success();
   }
 };
@@ -89,5 +123,5 @@ struct CodaSplitNormGradientsPass
 
 void mlir::coda::populateSplitNormGradientsPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<SplitRMSNormGrad>(patterns.getContext());
+  patterns.add<SplitRMSNormGrad, SplitLayerNormGrad>(patterns.getContext());
 }

@@ -94,6 +94,24 @@ struct LowerSumRows : public CodaLoweringPattern<SumRowsOp> {
 // Norms
 //===----------------------------------------------------------------------===//
 
+/// The partials of a norm gradient's GPU form, `type` [P, D], for the
+/// column sums `sum` [D]: the first row holds them, the others are 0, so
+/// that coda.sum_rows gives `sum` back.
+static Value buildFirstRowPartials(OpBuilder &b, Location loc, Value sum,
+                                   RankedTensorType type, Value like,
+                                   Type computeType) {
+  int64_t width = type.getDimSize(1);
+  Value partials = createFilled(b, loc, type, like, 0.0);
+  Value first = roundVector(
+      b, loc, sum, RankedTensorType::get({width}, type.getElementType()),
+      computeType);
+  return tensor::InsertSliceOp::create(
+      b, loc, first, partials,
+      ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(width)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+}
+
 /// coda.rms_norm_grad, and its GPU form coda.rms_norm_grad_partials: dx
 /// (plus the residual) and dgamma, which the GPU form leaves as partials;
 /// here the first partial row holds the whole sum and the others are 0.
@@ -172,20 +190,11 @@ struct LowerRMSNormGrad : public CodaLoweringPattern<OpT> {
                        rstd(b, l, args[2]));
                  });
     if constexpr (kPartials) {
-      auto type = this->convert(op.getPartials().getType());
-      Value partials = createFilled(rewriter, loc, type, x, 0.0);
-      Value first = roundVector(
-          rewriter, loc, dgamma,
-          RankedTensorType::get({width}, type.getElementType()), computeType);
-      partials = tensor::InsertSliceOp::create(
-          rewriter, loc, first, partials,
-          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
-                                 rewriter.getIndexAttr(0)},
-          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
-                                 rewriter.getIndexAttr(width)},
-          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
-                                 rewriter.getIndexAttr(1)});
-      rewriter.replaceOp(op, {partials, dx});
+      rewriter.replaceOp(
+          op, {buildFirstRowPartials(rewriter, loc, dgamma,
+                                     this->convert(op.getPartials().getType()),
+                                     x, computeType),
+               dx});
     } else {
       rewriter.replaceOp(
           op, {dx, roundVector(rewriter, loc, dgamma,
@@ -196,16 +205,26 @@ struct LowerRMSNormGrad : public CodaLoweringPattern<OpT> {
   }
 };
 
-struct LowerLayerNormGrad : public CodaLoweringPattern<LayerNormGradOp> {
-  using CodaLoweringPattern::CodaLoweringPattern;
+/// coda.layer_norm_grad, and its GPU form coda.layer_norm_grad_partials:
+/// dx (plus the residual), dgamma and dbeta, which the GPU form leaves as
+/// partials (the first row holding the whole sums).
+template <typename OpT>
+struct LowerLayerNormGrad : public CodaLoweringPattern<OpT> {
+  using CodaLoweringPattern<OpT>::CodaLoweringPattern;
+  using OpAdaptor = typename CodaLoweringPattern<OpT>::OpAdaptor;
+  static constexpr bool kPartials =
+      std::is_same_v<OpT, LayerNormGradPartialsOp>;
 
   LogicalResult
-  matchAndRewrite(LayerNormGradOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpT op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *context = getContext();
-    Type computeType = getComputeType();
+    MLIRContext *context = this->getContext();
+    Type computeType = this->getComputeType();
     Value x = adaptor.getX(), gamma = adaptor.getGamma(), dy = adaptor.getDy();
+    Value residual;
+    if constexpr (kPartials)
+      residual = adaptor.getResidual();
     int64_t width = op.getX().getType().getDimSize(1);
     double epsilon = op.getEpsilon().convertToDouble();
     auto [sums, centred] =
@@ -236,21 +255,29 @@ struct LowerLayerNormGrad : public CodaLoweringPattern<LayerNormGradOp> {
                        b, l, arith::MulFOp::create(b, l, args[1], args[4]),
                        normalized(b, l, args[0], args[2], args[3]));
                  });
-    // r · (g − mean(g) − x̂ · mean(g · x̂)).
+    // r · (g − mean(g) − x̂ · mean(g · x̂)) (+ the residual).
+    SmallVector<Value> inputs = {x, dy};
+    if (residual)
+      inputs.push_back(residual);
+    unsigned matrices = inputs.size();
+    llvm::append_range(
+        inputs, ValueRange{sums, centred, gradSum, gradDotNormalized, gamma});
     Value dx = buildElementwise(
-        rewriter, loc, convert(op.getDx().getType()),
-        {x, dy, sums, centred, gradSum, gradDotNormalized, gamma},
-        getNormMaps(context, 2, 4, 1), computeType, x,
+        rewriter, loc, this->convert(op.getDx().getType()), inputs,
+        getNormMaps(context, matrices, 4, 1), computeType, x,
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value xhat = normalized(b, l, args[0], args[2], args[3]);
-          Value g = arith::MulFOp::create(b, l, args[1], args[6]);
+          ValueRange statistics = args.drop_front(matrices);
+          Value xhat = normalized(b, l, args[0], statistics[0], statistics[1]);
+          Value g = arith::MulFOp::create(b, l, args[1], statistics[4]);
           Value centredGrad =
-              arith::SubFOp::create(b, l, g, mean(b, l, args[4]));
+              arith::SubFOp::create(b, l, g, mean(b, l, statistics[2]));
           Value projected = arith::SubFOp::create(
               b, l, centredGrad,
-              arith::MulFOp::create(b, l, xhat, mean(b, l, args[5])));
-          return arith::MulFOp::create(
-              b, l, inverseRootMean(b, l, args[3], width, epsilon), projected);
+              arith::MulFOp::create(b, l, xhat, mean(b, l, statistics[3])));
+          Value value = arith::MulFOp::create(
+              b, l, inverseRootMean(b, l, statistics[1], width, epsilon),
+              projected);
+          return residual ? arith::AddFOp::create(b, l, value, args[2]) : value;
         });
     Value dgamma = buildSum(
         rewriter, loc, x, SumOver::Rows, {x, dy, sums, centred},
@@ -262,10 +289,19 @@ struct LowerLayerNormGrad : public CodaLoweringPattern<LayerNormGradOp> {
     Value dbeta =
         buildSum(rewriter, loc, x, SumOver::Rows, dy,
                  getNormMaps(context, 1, 0, 0), computeType, firstArgument);
-    auto vectorType = convert(op.getDgamma().getType());
-    rewriter.replaceOp(
-        op, {dx, roundVector(rewriter, loc, dgamma, vectorType, computeType),
-             roundVector(rewriter, loc, dbeta, vectorType, computeType)});
+    if constexpr (kPartials) {
+      auto type = this->convert(op.getGammaPartials().getType());
+      rewriter.replaceOp(
+          op,
+          {buildFirstRowPartials(rewriter, loc, dgamma, type, x, computeType),
+           buildFirstRowPartials(rewriter, loc, dbeta, type, x, computeType),
+           dx});
+    } else {
+      auto vectorType = this->convert(op.getDgamma().getType());
+      rewriter.replaceOp(
+          op, {dx, roundVector(rewriter, loc, dgamma, vectorType, computeType),
+               roundVector(rewriter, loc, dbeta, vectorType, computeType)});
+    }
     return success();
   }
 };
@@ -374,7 +410,10 @@ struct LowerCrossEntropyGrad : public CodaLoweringPattern<CrossEntropyGradOp> {
 
 void mlir::coda::populateGradientLoweringPatterns(
     const CodaToLinalgTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<LowerSumRows, LowerRMSNormGrad<RMSNormGradOp>,
-               LowerRMSNormGrad<RMSNormGradPartialsOp>, LowerLayerNormGrad,
-               LowerCrossEntropyGrad>(converter, patterns.getContext());
+  patterns
+      .add<LowerSumRows, LowerRMSNormGrad<RMSNormGradOp>,
+           LowerRMSNormGrad<RMSNormGradPartialsOp>,
+           LowerLayerNormGrad<LayerNormGradOp>,
+           LowerLayerNormGrad<LayerNormGradPartialsOp>, LowerCrossEntropyGrad>(
+          converter, patterns.getContext());
 }

@@ -59,3 +59,20 @@ func.func @unused_statistic(%a: tensor<?x64xbf16>, %w: tensor<256x64xbf16>, %x: 
   %dx, %dg = coda.rms_norm_grad %x, %g, %dy, %s {epsilon = 1.0e-05 : f32} : (tensor<?x256xbf16>, tensor<256xbf16>, tensor<?x256xbf16>, tensor<?x1xf32>) -> (tensor<?x256xbf16>, tensor<256xbf16>)
   return %z#0, %dx, %dg : tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<256xbf16>
 }
+
+// -----
+
+// The LayerNorm gradient the same way: the residual sum joins its row
+// kernel, and dgamma and dbeta are each the sum of their 1056 partial rows.
+// CHECK-LABEL: func.func @layer_norm
+//  CHECK-SAME:   (%[[X:.+]]: tensor<?x256xbf16>, %[[G:.+]]: tensor<256xbf16>, %[[DY:.+]]: tensor<?x256xbf16>, %[[R:.+]]: tensor<?x256xbf16>)
+//       CHECK:   %[[PG:.+]], %[[PB:.+]], %[[DX:.+]] = coda.layer_norm_grad_partials %[[X]], %[[G]], %[[DY]], %[[R]] {epsilon = 9.99999974E-6 : f32} : (tensor<?x256xbf16>, tensor<256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) -> (tensor<1056x256xf32>, tensor<1056x256xf32>, tensor<?x256xbf16>)
+//       CHECK:   %[[DG:.+]] = coda.sum_rows %[[PG]] : (tensor<1056x256xf32>) -> tensor<256xbf16>
+//       CHECK:   %[[DB:.+]] = coda.sum_rows %[[PB]] : (tensor<1056x256xf32>) -> tensor<256xbf16>
+//   CHECK-NOT:   coda.add
+//       CHECK:   return %[[DX]], %[[DG]], %[[DB]]
+func.func @layer_norm(%x: tensor<?x256xbf16>, %g: tensor<256xbf16>, %dy: tensor<?x256xbf16>, %r: tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<256xbf16>, tensor<256xbf16>) {
+  %dx, %dg, %db = coda.layer_norm_grad %x, %g, %dy {epsilon = 1.0e-05 : f32} : (tensor<?x256xbf16>, tensor<256xbf16>, tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<256xbf16>, tensor<256xbf16>)
+  %s = coda.add %dx, %r : (tensor<?x256xbf16>, tensor<?x256xbf16>) -> tensor<?x256xbf16>
+  return %s, %dg, %db : tensor<?x256xbf16>, tensor<256xbf16>, tensor<256xbf16>
+}

@@ -231,7 +231,7 @@ func.func @odd_statistics(%x: tensor<?x63xbf16>, %g: tensor<63xbf16>) -> (tensor
 // An op left outside every epilogue that is no elementwise map has no
 // kernel: an interleaved RoPE, whose pairs are adjacent columns.
 func.func @lone_rope(%x: tensor<?x64xbf16>, %c: tensor<?x32xf32>, %s: tensor<?x32xf32>) -> tensor<?x64xbf16> {
-  // expected-error @+1 {{'coda.rope' outside a GEMM epilogue has no GPU kernel yet; the generator runs coda.gemm, coda.reduce_partials, coda.norm_statistics, coda.rms_norm, coda.rms_norm_grad_partials, coda.sum_rows, elementwise maps, slices, concats and "half" RoPE, and leaves coda.attention to the caller}}
+  // expected-error @+1 {{'coda.rope' outside a GEMM epilogue has no GPU kernel yet; the generator runs coda.gemm, coda.reduce_partials, coda.norm_statistics, coda.rms_norm, coda.layer_norm, coda.rms_norm_grad_partials, coda.layer_norm_grad_partials, coda.sum_rows, elementwise maps, slices, concats and "half" RoPE, and leaves coda.attention to the caller}}
   %y = coda.rope %x, %c, %s {head_dim = 64 : i64, style = "interleaved"} : (tensor<?x64xbf16>, tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x64xbf16>
   return %y : tensor<?x64xbf16>
 }

@@ -73,6 +73,21 @@ func.func @rms_norm_grad_partials(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %d
 
 // -----
 
+// The GPU form of the LayerNorm gradient on the CPU likewise: dx with the
+// residual, and the first rows of the two partials holding dgamma and
+// dbeta.
+// CHECK-LABEL: func.func @layer_norm_grad_partials
+//       CHECK:   linalg.generic {{.*}} ins(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : tensor<?x64xbf16>, tensor<?x64xbf16>, tensor<?x64xbf16>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<64xbf16>)
+//       CHECK:   %[[PG:.+]] = tensor.insert_slice %{{.+}} into %{{.+}}[0, 0] [1, 64] [1, 1] : tensor<64xf32> into tensor<4x64xf32>
+//       CHECK:   %[[PB:.+]] = tensor.insert_slice %{{.+}} into %{{.+}}[0, 0] [1, 64] [1, 1] : tensor<64xf32> into tensor<4x64xf32>
+//       CHECK:   return %[[PG]], %[[PB]]
+func.func @layer_norm_grad_partials(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %dy: tensor<?x64xbf16>, %r: tensor<?x64xbf16>) -> (tensor<4x64xf32>, tensor<4x64xf32>, tensor<?x64xbf16>) {
+  %pg, %pb, %dx = coda.layer_norm_grad_partials %x, %g, %dy, %r {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x64xbf16>) -> (tensor<4x64xf32>, tensor<4x64xf32>, tensor<?x64xbf16>)
+  return %pg, %pb, %dx : tensor<4x64xf32>, tensor<4x64xf32>, tensor<?x64xbf16>
+}
+
+// -----
+
 // With its row statistic given, the RMSNorm gradient reads it (collapsed to
 // one value per row) instead of summing h · dy over each row.
 // CHECK-LABEL: func.func @rms_norm_grad_row_dot

@@ -189,6 +189,51 @@ func.func @partials_epsilon(%x: tensor<?x8xf32>, %g: tensor<8xf32>, %dy: tensor<
 
 // -----
 
+// layer_norm_grad_partials_c1: dy has the type of x.
+func.func @ln_partials_dy(%x: tensor<?x8xf32>, %g: tensor<8xf32>, %dy: tensor<?x4xf32>) {
+  // expected-error @+1 {{'coda.layer_norm_grad_partials' op dy has type 'tensor<?x4xf32>' but x has 'tensor<?x8xf32>'}}
+  %pg, %pb, %dx = coda.layer_norm_grad_partials %x, %g, %dy {epsilon = 1.0e-05 : f32} : (tensor<?x8xf32>, tensor<8xf32>, tensor<?x4xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<?x8xf32>)
+  return
+}
+
+// -----
+
+// layer_norm_grad_partials_c1: the residual has the type of x.
+func.func @ln_partials_residual(%x: tensor<?x8xf32>, %g: tensor<8xf32>, %dy: tensor<?x8xf32>, %r: tensor<?x8xbf16>) {
+  // expected-error @+1 {{'coda.layer_norm_grad_partials' op residual has type 'tensor<?x8xbf16>' but x has 'tensor<?x8xf32>'}}
+  %pg, %pb, %dx = coda.layer_norm_grad_partials %x, %g, %dy, %r {epsilon = 1.0e-05 : f32} : (tensor<?x8xf32>, tensor<8xf32>, tensor<?x8xf32>, tensor<?x8xbf16>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<?x8xf32>)
+  return
+}
+
+// -----
+
+// layer_norm_grad_partials_c2: a static number of partial rows.
+func.func @ln_partials_dynamic(%x: tensor<?x8xf32>, %g: tensor<8xf32>, %dy: tensor<?x8xf32>) {
+  // expected-error @+1 {{'coda.layer_norm_grad_partials' op expected partials of a static, positive number of rows and 8 columns, got 'tensor<?x8xf32>'}}
+  %pg, %pb, %dx = coda.layer_norm_grad_partials %x, %g, %dy {epsilon = 1.0e-05 : f32} : (tensor<?x8xf32>, tensor<8xf32>, tensor<?x8xf32>) -> (tensor<4x8xf32>, tensor<?x8xf32>, tensor<?x8xf32>)
+  return
+}
+
+// -----
+
+// layer_norm_grad_partials_c2: both partials of one type.
+func.func @ln_partials_rows(%x: tensor<?x8xf32>, %g: tensor<8xf32>, %dy: tensor<?x8xf32>) {
+  // expected-error @+1 {{'coda.layer_norm_grad_partials' op expected both partials of one type, got 'tensor<4x8xf32>' and 'tensor<2x8xf32>'}}
+  %pg, %pb, %dx = coda.layer_norm_grad_partials %x, %g, %dy {epsilon = 1.0e-05 : f32} : (tensor<?x8xf32>, tensor<8xf32>, tensor<?x8xf32>) -> (tensor<4x8xf32>, tensor<2x8xf32>, tensor<?x8xf32>)
+  return
+}
+
+// -----
+
+// layer_norm_grad_partials_c3: epsilon is finite and not negative.
+func.func @ln_partials_epsilon(%x: tensor<?x8xf32>, %g: tensor<8xf32>, %dy: tensor<?x8xf32>) {
+  // expected-error @+1 {{'coda.layer_norm_grad_partials' op epsilon must be finite and not negative, got -1}}
+  %pg, %pb, %dx = coda.layer_norm_grad_partials %x, %g, %dy {epsilon = -1.0 : f32} : (tensor<?x8xf32>, tensor<8xf32>, tensor<?x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<?x8xf32>)
+  return
+}
+
+// -----
+
 // cross_entropy_grad_c1: the saved log-sum-exps are one per row.
 func.func @ce_grad_lse(%l: tensor<4x8xf32>, %t: tensor<4xi64>, %dl: tensor<f32>, %s: tensor<4x8xf32>) {
   // expected-error @+1 {{'coda.cross_entropy_grad' op expected lse of type tensor<4x1xf32>, one per row, got 'tensor<4x8xf32>'}}

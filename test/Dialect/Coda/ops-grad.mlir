@@ -34,3 +34,18 @@ func.func @defaults(%x: tensor<?x8xf32>, %t: tensor<?xi32>, %dl: tensor<f32>) {
   %b = coda.cross_entropy_grad %x, %t, %dl : (tensor<?x8xf32>, tensor<?xi32>, tensor<f32>) -> tensor<?x8xf32>
   return
 }
+
+// -----
+
+// The GPU forms of the norm gradients round-trip, with and without the
+// residual.
+// CHECK-LABEL: func.func @norm_grad_partials
+//       CHECK:   coda.rms_norm_grad_partials %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {epsilon = 9.99999974E-6 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x64xbf16>) -> (tensor<8x64xf32>, tensor<?x64xbf16>)
+//       CHECK:   coda.layer_norm_grad_partials %{{.*}}, %{{.*}}, %{{.*}} {epsilon = 9.99999974E-6 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>) -> (tensor<8x64xf32>, tensor<8x64xf32>, tensor<?x64xbf16>)
+//       CHECK:   coda.layer_norm_grad_partials %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {epsilon = 9.99999974E-6 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x64xbf16>) -> (tensor<8x64xf32>, tensor<8x64xf32>, tensor<?x64xbf16>)
+func.func @norm_grad_partials(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %dy: tensor<?x64xbf16>, %r: tensor<?x64xbf16>) {
+  %p, %dx = coda.rms_norm_grad_partials %x, %g, %dy, %r {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x64xbf16>) -> (tensor<8x64xf32>, tensor<?x64xbf16>)
+  %pg, %pb, %dx2 = coda.layer_norm_grad_partials %x, %g, %dy {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>) -> (tensor<8x64xf32>, tensor<8x64xf32>, tensor<?x64xbf16>)
+  %qg, %qb, %dx3 = coda.layer_norm_grad_partials %x, %g, %dy, %r {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x64xbf16>) -> (tensor<8x64xf32>, tensor<8x64xf32>, tensor<?x64xbf16>)
+  return
+}

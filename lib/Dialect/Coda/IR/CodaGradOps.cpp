@@ -116,22 +116,43 @@ LogicalResult RMSNormGradOp::verify() {
   return success();
 }
 
-LogicalResult RMSNormGradPartialsOp::verify() {
-  // rms_norm_grad_partials_c1, _c3.
-  if (failed(verifyNormGrad(*this, getX(), getGamma(), getDy(), getDx(), {},
-                            getEpsilon())) ||
-      (getResidual() &&
-       failed(verifySameMatrix(*this, getResidual(), "residual", getX(), "x"))))
+/// The checks of a norm gradient's GPU form: `<op>_c1` and `_c3` with the
+/// residual, and `<op>_c2` for each of `partials`, which share their row
+/// count.
+static LogicalResult verifyNormGradPartials(Operation *op, Value x, Value gamma,
+                                            Value dy, Value residual, Value dx,
+                                            ValueRange partials,
+                                            APFloat epsilon) {
+  if (failed(verifyNormGrad(op, x, gamma, dy, dx, {}, epsilon)) ||
+      (residual && failed(verifySameMatrix(op, residual, "residual", x, "x"))))
     return failure();
-  // rms_norm_grad_partials_c2.
-  auto partials = tensorType(getPartials());
-  int64_t d = tensorType(getX()).getDimSize(1);
-  if (partials.isDynamicDim(0) || partials.getDimSize(0) <= 0 ||
-      partials.getDimSize(1) != d)
-    return emitOpError("expected partials of a static, positive number of "
-                       "rows and ")
-           << d << " columns, got " << partials;
+  int64_t d = tensorType(x).getDimSize(1);
+  for (Value value : partials) {
+    auto type = tensorType(value);
+    if (type.isDynamicDim(0) || type.getDimSize(0) <= 0 ||
+        type.getDimSize(1) != d)
+      return op->emitOpError("expected partials of a static, positive number "
+                             "of rows and ")
+             << d << " columns, got " << type;
+    if (type != tensorType(partials.front()))
+      return op->emitOpError("expected both partials of one type, got ")
+             << tensorType(partials.front()) << " and " << type;
+  }
   return success();
+}
+
+LogicalResult RMSNormGradPartialsOp::verify() {
+  // rms_norm_grad_partials_c1 - c3.
+  return verifyNormGradPartials(*this, getX(), getGamma(), getDy(),
+                                getResidual(), getDx(), getPartials(),
+                                getEpsilon());
+}
+
+LogicalResult LayerNormGradPartialsOp::verify() {
+  // layer_norm_grad_partials_c1 - c3.
+  return verifyNormGradPartials(
+      *this, getX(), getGamma(), getDy(), getResidual(), getDx(),
+      {getGammaPartials(), getBetaPartials()}, getEpsilon());
 }
 
 LogicalResult LayerNormGradOp::verify() {

@@ -379,7 +379,8 @@ std::string mlir::coda::explainUnfused(Operation *op, unsigned maxEpilogueOps) {
     return "a sum over the rows (of a norm gradient's per-block partials): a "
            "small reduction kernel";
   }
-  if (isa<RMSNormGradOp, LayerNormGradOp, RMSNormGradPartialsOp>(op))
+  if (isa<RMSNormGradOp, LayerNormGradOp, RMSNormGradPartialsOp,
+          LayerNormGradPartialsOp>(op))
     return "dx needs each row's statistics and dgamma a sum over all rows: a "
            "row kernel of its own (with the residual sum it feeds, on the GPU "
            "path)";

@@ -157,6 +157,39 @@ def Coda_LayerNormGradOp : Coda_Op<"layer_norm_grad"> {
   let hasVerifier = 1;
 }
 
+def Coda_LayerNormGradPartialsOp : Coda_Op<"layer_norm_grad_partials"> {
+  let summary = "coda.layer_norm_grad as a row kernel computes it";
+  let description = [{
+    The GPU form of `coda.layer_norm_grad`, which `coda-split-norm-gradients`
+    writes, as `coda.rms_norm_grad_partials` is that of `coda.rms_norm_grad`:
+    `dx` is the gradient of `coda.layer_norm_grad`, plus `residual` when
+    present, and `dgamma` and `dbeta` are left as `gamma_partials` and
+    `beta_partials : [P, D]` f32, each row the sum of `dy · x̂` and of `dy`
+    over one block of the rows, so that `coda.sum_rows` of each is the
+    gradient. `P` is static.
+
+    Constraints:
+    * (layer_norm_grad_partials_c1) `gamma` has `D = dim(x, 1)` elements;
+      `dy`, `residual` and `dx` have the type of `x`.
+    * (layer_norm_grad_partials_c2) `gamma_partials` and `beta_partials`
+      are `[P, D]` f32 with `P` static and positive, the same for both.
+    * (layer_norm_grad_partials_c3) `epsilon` is finite and not negative.
+
+    ```mlir
+    %pg, %pb, %dx = coda.layer_norm_grad_partials %x, %g, %dy, %dres
+        {epsilon = 1.0e-05 : f32}
+        : (tensor<?x768xbf16>, tensor<768xbf16>, tensor<?x768xbf16>,
+           tensor<?x768xbf16>)
+        -> (tensor<1056x768xf32>, tensor<1056x768xf32>, tensor<?x768xbf16>)
+    ```
+  }];
+  let arguments = (ins Coda_Matrix:$x, Coda_Vector:$gamma, Coda_Matrix:$dy,
+                       Optional<Coda_Matrix>:$residual, F32Attr:$epsilon);
+  let results = (outs Coda_F32Matrix:$gamma_partials,
+                      Coda_F32Matrix:$beta_partials, Coda_Matrix:$dx);
+  let hasVerifier = 1;
+}
+
 def Coda_ActivationGradOp : Coda_Op<"activation_grad"> {
   let summary = "dy times the derivative of an activation at x";
   let description = [{
