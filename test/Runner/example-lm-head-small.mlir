@@ -29,7 +29,9 @@
 //       FUSED:   %[[K:.+]]:2 = coda.gemm %[[ST]]#0, [%[[W]]] inputs(%[[ST]]#1, %[[T]]) : {{.*}} -> (tensor<?x?xf32>, tensor<?x?xf32>) {
 //       FUSED:     coda.partial_reduce %{{.+}} {kind = "lse"}
 //       FUSED:     coda.partial_gather
-//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[K]]#0, %[[K]]#1, %[[T]] : {{.*}} -> tensor<f32>
+//       FUSED:   %[[LSE:.+]] = coda.reduce_partials %[[K]]#0 {kind = "lse"}
+//       FUSED:   %[[PICKED:.+]] = coda.reduce_partials %[[K]]#1 :
+//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[LSE]], %[[PICKED]], %[[T]] : {{.*}} -> tensor<f32>
 //       FUSED:   return %[[L]]
 // FUSED-LABEL: func.func @bf16(
 //  FUSED-SAME:   %[[X:[^:]+]]: tensor<?x64xbf16>, %[[G:[^:]+]]: tensor<64xbf16>, %[[W:[^:]+]]: tensor<512x64xbf16>, %[[T:[^:]+]]: tensor<?xi64>)
@@ -37,7 +39,9 @@
 //       FUSED:   %[[K:.+]]:2 = coda.gemm %[[ST]]#0, [%[[W]]] inputs(%[[ST]]#1, %[[T]]) : {{.*}} -> (tensor<?x?xf32>, tensor<?x?xf32>) {
 //       FUSED:     coda.partial_reduce %{{.+}} {kind = "lse"}
 //       FUSED:     coda.partial_gather
-//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[K]]#0, %[[K]]#1, %[[T]] : {{.*}} -> tensor<f32>
+//       FUSED:   %[[LSE:.+]] = coda.reduce_partials %[[K]]#0 {kind = "lse"}
+//       FUSED:   %[[PICKED:.+]] = coda.reduce_partials %[[K]]#1 :
+//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[LSE]], %[[PICKED]], %[[T]] : {{.*}} -> tensor<f32>
 //       FUSED:   return %[[L]]
 
 // GONE:     module

@@ -58,29 +58,39 @@
 //       FUSED:   %[[K:.+]]:2 = coda.gemm {{.*}} -> (tensor<?x?xf32>, tensor<?x?xf32>) {
 //       FUSED:     coda.partial_reduce %{{.+}} {kind = "lse"}
 //       FUSED:     coda.partial_gather
-//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[K]]#0, %[[K]]#1, %{{[^ ]+}} : {{.*}} -> tensor<f32>
+//       FUSED:   %[[LSE:.+]] = coda.reduce_partials %[[K]]#0 {kind = "lse"}
+//       FUSED:   %[[PICKED:.+]] = coda.reduce_partials %[[K]]#1 :
+//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[LSE]], %[[PICKED]], %{{[^ ]+}} : {{.*}} -> tensor<f32>
 //       FUSED:   return %[[L]]
 // FUSED-LABEL: func.func @f32_none(
 //       FUSED:   %[[K:.+]]:2 = coda.gemm {{.*}} -> (tensor<?x?xf32>, tensor<?x?xf32>) {
 //       FUSED:     coda.partial_reduce %{{.+}} {kind = "lse"}
 //       FUSED:     coda.partial_gather
-//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[K]]#0, %[[K]]#1, %{{[^ ]+}} {reduction = "none"} : {{.*}} -> tensor<?xf32>
+//       FUSED:   %[[LSE:.+]] = coda.reduce_partials %[[K]]#0 {kind = "lse"}
+//       FUSED:   %[[PICKED:.+]] = coda.reduce_partials %[[K]]#1 :
+//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[LSE]], %[[PICKED]], %{{[^ ]+}} {reduction = "none"} : {{.*}} -> tensor<?xf32>
 //       FUSED:   return %[[L]]
 // FUSED-LABEL: func.func @bf16_mean(
 //       FUSED:   %[[K:.+]]:2 = coda.gemm {{.*}} -> (tensor<?x?xf32>, tensor<?x?xf32>) {
 //       FUSED:     coda.partial_reduce %{{.+}} {kind = "lse"}
 //       FUSED:     coda.partial_gather
-//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[K]]#0, %[[K]]#1, %{{[^ ]+}} : {{.*}} -> tensor<f32>
+//       FUSED:   %[[LSE:.+]] = coda.reduce_partials %[[K]]#0 {kind = "lse"}
+//       FUSED:   %[[PICKED:.+]] = coda.reduce_partials %[[K]]#1 :
+//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[LSE]], %[[PICKED]], %{{[^ ]+}} : {{.*}} -> tensor<f32>
 //       FUSED:   return %[[L]]
 // FUSED-LABEL: func.func @bf16_none(
 //       FUSED:   %[[K:.+]]:2 = coda.gemm {{.*}} -> (tensor<?x?xf32>, tensor<?x?xf32>) {
 //       FUSED:     coda.partial_reduce %{{.+}} {kind = "lse"}
 //       FUSED:     coda.partial_gather
-//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[K]]#0, %[[K]]#1, %{{[^ ]+}} {reduction = "none"} : {{.*}} -> tensor<?xf32>
+//       FUSED:   %[[LSE:.+]] = coda.reduce_partials %[[K]]#0 {kind = "lse"}
+//       FUSED:   %[[PICKED:.+]] = coda.reduce_partials %[[K]]#1 :
+//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[LSE]], %[[PICKED]], %{{[^ ]+}} {reduction = "none"} : {{.*}} -> tensor<?xf32>
 //       FUSED:   return %[[L]]
 // FUSED-LABEL: func.func @f32_none_ignore7(
 //       FUSED:   %[[K:.+]]:2 = coda.gemm {{.*}} -> (tensor<?x?xf32>, tensor<?x?xf32>) {
-//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[K]]#0, %[[K]]#1, %{{[^ ]+}} {ignore_index = 7 : i64, reduction = "none"} : {{.*}} -> tensor<?xf32>
+//       FUSED:   %[[LSE:.+]] = coda.reduce_partials %[[K]]#0 {kind = "lse"}
+//       FUSED:   %[[PICKED:.+]] = coda.reduce_partials %[[K]]#1 :
+//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[LSE]], %[[PICKED]], %{{[^ ]+}} {ignore_index = 7 : i64, reduction = "none"} : {{.*}} -> tensor<?xf32>
 //       FUSED:   return %[[L]]
 
 func.func @f32_mean(%x: tensor<?x64xf32>, %g: tensor<64xf32>, %w: tensor<512x64xf32>,

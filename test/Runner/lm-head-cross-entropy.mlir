@@ -62,7 +62,9 @@
 //       FUSED:     %[[LSE:.+]] = coda.partial_reduce %[[S]] {kind = "lse"}
 //       FUSED:     %[[PICK:.+]] = coda.partial_gather %[[S]], %{{.+}}
 //       FUSED:     coda.yield %[[LSE]], %[[PICK]]
-//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[K]]#0, %[[K]]#1, %[[T]] : {{.*}} -> tensor<f32>
+//       FUSED:   %[[LSE:.+]] = coda.reduce_partials %[[K]]#0 {kind = "lse"}
+//       FUSED:   %[[PICKED:.+]] = coda.reduce_partials %[[K]]#1 :
+//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[LSE]], %[[PICKED]], %[[T]] : {{.*}} -> tensor<f32>
 //       FUSED:   return %[[L]]
 // FUSED-LABEL: func.func @f32_sum(
 //  FUSED-SAME:   %[[X:[^:]+]]: tensor<?x64xf32>, %[[G:[^:]+]]: tensor<64xf32>, %[[W:[^:]+]]: tensor<512x64xf32>, %[[T:[^:]+]]: tensor<?xi64>)
@@ -72,7 +74,9 @@
 //       FUSED:     %[[LSE:.+]] = coda.partial_reduce %[[S]] {kind = "lse"}
 //       FUSED:     %[[PICK:.+]] = coda.partial_gather %[[S]], %{{.+}}
 //       FUSED:     coda.yield %[[LSE]], %[[PICK]]
-//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[K]]#0, %[[K]]#1, %[[T]] {reduction = "sum"} : {{.*}} -> tensor<f32>
+//       FUSED:   %[[LSE:.+]] = coda.reduce_partials %[[K]]#0 {kind = "lse"}
+//       FUSED:   %[[PICKED:.+]] = coda.reduce_partials %[[K]]#1 :
+//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[LSE]], %[[PICKED]], %[[T]] {reduction = "sum"} : {{.*}} -> tensor<f32>
 //       FUSED:   return %[[L]]
 // FUSED-LABEL: func.func @f32_none(
 //  FUSED-SAME:   %[[X:[^:]+]]: tensor<?x64xf32>, %[[G:[^:]+]]: tensor<64xf32>, %[[W:[^:]+]]: tensor<512x64xf32>, %[[T:[^:]+]]: tensor<?xi64>)
@@ -82,7 +86,9 @@
 //       FUSED:     %[[LSE:.+]] = coda.partial_reduce %[[S]] {kind = "lse"}
 //       FUSED:     %[[PICK:.+]] = coda.partial_gather %[[S]], %{{.+}}
 //       FUSED:     coda.yield %[[LSE]], %[[PICK]]
-//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[K]]#0, %[[K]]#1, %[[T]] {reduction = "none"} : {{.*}} -> tensor<?xf32>
+//       FUSED:   %[[LSE:.+]] = coda.reduce_partials %[[K]]#0 {kind = "lse"}
+//       FUSED:   %[[PICKED:.+]] = coda.reduce_partials %[[K]]#1 :
+//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[LSE]], %[[PICKED]], %[[T]] {reduction = "none"} : {{.*}} -> tensor<?xf32>
 //       FUSED:   return %[[L]]
 // FUSED-LABEL: func.func @bf16_mean(
 //  FUSED-SAME:   %[[X:[^:]+]]: tensor<?x64xbf16>, %[[G:[^:]+]]: tensor<64xbf16>, %[[W:[^:]+]]: tensor<512x64xbf16>, %[[T:[^:]+]]: tensor<?xi64>)
@@ -92,7 +98,9 @@
 //       FUSED:     %[[LSE:.+]] = coda.partial_reduce %[[S]] {kind = "lse"}
 //       FUSED:     %[[PICK:.+]] = coda.partial_gather %[[S]], %{{.+}}
 //       FUSED:     coda.yield %[[LSE]], %[[PICK]]
-//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[K]]#0, %[[K]]#1, %[[T]] : {{.*}} -> tensor<f32>
+//       FUSED:   %[[LSE:.+]] = coda.reduce_partials %[[K]]#0 {kind = "lse"}
+//       FUSED:   %[[PICKED:.+]] = coda.reduce_partials %[[K]]#1 :
+//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[LSE]], %[[PICKED]], %[[T]] : {{.*}} -> tensor<f32>
 //       FUSED:   return %[[L]]
 // FUSED-LABEL: func.func @bf16_sum(
 //  FUSED-SAME:   %[[X:[^:]+]]: tensor<?x64xbf16>, %[[G:[^:]+]]: tensor<64xbf16>, %[[W:[^:]+]]: tensor<512x64xbf16>, %[[T:[^:]+]]: tensor<?xi64>)
@@ -102,7 +110,9 @@
 //       FUSED:     %[[LSE:.+]] = coda.partial_reduce %[[S]] {kind = "lse"}
 //       FUSED:     %[[PICK:.+]] = coda.partial_gather %[[S]], %{{.+}}
 //       FUSED:     coda.yield %[[LSE]], %[[PICK]]
-//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[K]]#0, %[[K]]#1, %[[T]] {reduction = "sum"} : {{.*}} -> tensor<f32>
+//       FUSED:   %[[LSE:.+]] = coda.reduce_partials %[[K]]#0 {kind = "lse"}
+//       FUSED:   %[[PICKED:.+]] = coda.reduce_partials %[[K]]#1 :
+//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[LSE]], %[[PICKED]], %[[T]] {reduction = "sum"} : {{.*}} -> tensor<f32>
 //       FUSED:   return %[[L]]
 // FUSED-LABEL: func.func @bf16_none(
 //  FUSED-SAME:   %[[X:[^:]+]]: tensor<?x64xbf16>, %[[G:[^:]+]]: tensor<64xbf16>, %[[W:[^:]+]]: tensor<512x64xbf16>, %[[T:[^:]+]]: tensor<?xi64>)
@@ -112,7 +122,9 @@
 //       FUSED:     %[[LSE:.+]] = coda.partial_reduce %[[S]] {kind = "lse"}
 //       FUSED:     %[[PICK:.+]] = coda.partial_gather %[[S]], %{{.+}}
 //       FUSED:     coda.yield %[[LSE]], %[[PICK]]
-//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[K]]#0, %[[K]]#1, %[[T]] {reduction = "none"} : {{.*}} -> tensor<?xf32>
+//       FUSED:   %[[LSE:.+]] = coda.reduce_partials %[[K]]#0 {kind = "lse"}
+//       FUSED:   %[[PICKED:.+]] = coda.reduce_partials %[[K]]#1 :
+//       FUSED:   %[[L:.+]] = coda.cross_entropy_from_partials %[[LSE]], %[[PICKED]], %[[T]] {reduction = "none"} : {{.*}} -> tensor<?xf32>
 //       FUSED:   return %[[L]]
 
 // No logits tensor is ever stored: no GEMM returns an [M, 512] result.

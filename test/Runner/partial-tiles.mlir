@@ -46,12 +46,16 @@
 //       FUSED:   %[[K:.+]]:2 = coda.gemm {{.*}} -> (tensor<?x?xf32>, tensor<?x?xf32>) {
 //       FUSED:     coda.partial_reduce %{{.+}} {kind = "lse"} : (tensor<?x520xf32>)
 //       FUSED:     coda.partial_gather
-//       FUSED:   coda.cross_entropy_from_partials %[[K]]#0, %[[K]]#1
+//       FUSED:   %[[LSE:.+]] = coda.reduce_partials %[[K]]#0 {kind = "lse"}
+//       FUSED:   %[[PICKED:.+]] = coda.reduce_partials %[[K]]#1 :
+//       FUSED:   coda.cross_entropy_from_partials %[[LSE]], %[[PICKED]]
 // FUSED-LABEL: func.func @bf16_loss(
 //       FUSED:   %[[K:.+]]:2 = coda.gemm {{.*}} -> (tensor<?x?xf32>, tensor<?x?xf32>) {
 //       FUSED:     coda.partial_reduce %{{.+}} {kind = "lse"} : (tensor<?x520xf32>)
 //       FUSED:     coda.partial_gather
-//       FUSED:   coda.cross_entropy_from_partials %[[K]]#0, %[[K]]#1
+//       FUSED:   %[[LSE:.+]] = coda.reduce_partials %[[K]]#0 {kind = "lse"}
+//       FUSED:   %[[PICKED:.+]] = coda.reduce_partials %[[K]]#1 :
+//       FUSED:   coda.cross_entropy_from_partials %[[LSE]], %[[PICKED]]
 
 // GONE:     module
 // GONE-NOT: coda.rms_norm

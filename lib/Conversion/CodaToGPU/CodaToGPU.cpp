@@ -6,6 +6,7 @@
 
 #include "ElementwiseKernel.h"
 #include "GemmKernel.h"
+#include "LossKernel.h"
 #include "NormKernels.h"
 #include "ReduceKernel.h"
 #include "StatisticsKernel.h"
@@ -69,6 +70,10 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
     } else if (isa<RMSNormGradPartialsOp, LayerNormGradPartialsOp>(op)) {
       block = kNormGradientThreads;
       rowsPerTile = 1;
+    } else if (isa<CrossEntropyFromPartialsOp>(op)) {
+      // One CTA over all the rows.
+      block = kLossThreads;
+      rowsPerTile = INT32_MAX;
     } else if (auto sum = dyn_cast<SumRowsOp>(op)) {
       auto type = cast<RankedTensorType>(sum.getX().getType());
       block = kSumRowsThreads;
@@ -132,9 +137,9 @@ struct ConvertCodaToGPUPass
       // What runs between the kernels: the caller's boundaries (attention)
       // and reshapes, which are views; anything else has no kernel.
       for (Operation &op : func.getBody().getOps()) {
-        if (isa<GemmOp, ReducePartialsOp, NormStatisticsOp, AttentionOp,
-                func::ReturnOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
-                op) ||
+        if (isa<GemmOp, ReducePartialsOp, NormStatisticsOp,
+                CrossEntropyFromPartialsOp, AttentionOp, func::ReturnOp,
+                tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op) ||
             !isa<CodaDialect>(op.getDialect()) || isElementwiseKernelOp(&op) ||
             isNormKernelOp(&op))
           continue;
@@ -144,7 +149,8 @@ struct ConvertCodaToGPUPass
                "generator runs coda.gemm, coda.reduce_partials, "
                "coda.norm_statistics, coda.rms_norm, coda.layer_norm, "
                "coda.rms_norm_grad_partials, coda.layer_norm_grad_partials, "
-               "coda.sum_rows, elementwise maps, "
+               "coda.sum_rows, coda.cross_entropy_from_partials, elementwise "
+               "maps, "
                "slices, concats and \"half\" RoPE, and leaves "
                "coda.attention to the caller";
         supported = false;
@@ -171,6 +177,9 @@ struct ConvertCodaToGPUPass
           kernelOps.push_back(op);
         } else if (isNormKernelOp(op)) {
           supported &= succeeded(checkNormKernelSupport(op));
+          kernelOps.push_back(op);
+        } else if (auto loss = dyn_cast<CrossEntropyFromPartialsOp>(op)) {
+          supported &= succeeded(checkLossKernelSupport(loss));
           kernelOps.push_back(op);
         } else if (auto reduce = dyn_cast<ReducePartialsOp>(op)) {
           FailureOr<int64_t> count = checkReduceKernelSupport(reduce);
@@ -210,7 +219,8 @@ struct ConvertCodaToGPUPass
                                       MemRefLayoutAttrInterface(), workgroup)),
         Attribute(), UnitAttr(), builder.getI64IntegerAttr(1024));
     for (auto &[func, kernelOps] : work) {
-      unsigned gemms = 0, reductions = 0, norms = 0, maps = 0, rowKernels = 0;
+      unsigned gemms = 0, reductions = 0, norms = 0, maps = 0, rowKernels = 0,
+               losses = 0;
       for (Operation *op : kernelOps) {
         std::string kernelName = func.getSymName().str();
         if (auto gemm = dyn_cast<GemmOp>(op)) {
@@ -225,6 +235,9 @@ struct ConvertCodaToGPUPass
         } else if (isElementwiseKernelOp(op)) {
           kernelName += "_map" + std::to_string(maps++);
           emitElementwiseKernel(builder, op, kernelName);
+        } else if (auto loss = dyn_cast<CrossEntropyFromPartialsOp>(op)) {
+          kernelName += "_loss" + std::to_string(losses++);
+          emitLossKernel(builder, loss, kernelName);
         } else {
           kernelName += "_reduce" + std::to_string(reductions++);
           emitReduceKernel(builder, cast<ReducePartialsOp>(op), kernelName,

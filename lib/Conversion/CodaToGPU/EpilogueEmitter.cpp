@@ -25,10 +25,12 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <array>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::coda;
@@ -56,6 +58,9 @@ public:
 
   /// The value of `value` at thread offset `s`, shift `delta`.
   Value at(Value value, int64_t delta, int64_t s);
+  /// The row's element of `targets`, an integer [M] epilogue input, as an
+  /// index, memoized.
+  Value target(Value targets);
 
 private:
   Value index(int64_t value) {
@@ -81,9 +86,9 @@ private:
   Value row, loadRow;
   llvm::DenseMap<std::tuple<Value, int64_t, int64_t>, Value> values;
   /// How an input is read: a column pair at n0 + 2·quad + offset, the row's
-  /// one value, or a RoPE table at 2·quad + offset ("half") or quad +
-  /// offset (interleaved).
-  enum class Access { Pair, Row, HalfTable, InterleavedTable };
+  /// one value, a RoPE table at 2·quad + offset ("half") or quad + offset
+  /// (interleaved), or the row's integer target.
+  enum class Access { Pair, Row, HalfTable, InterleavedTable, Target };
   llvm::DenseMap<std::tuple<unsigned, Access, int64_t>, SmallVector<Value, 2>>
       loads;
 };
@@ -196,6 +201,26 @@ Value RowEvaluator::buildApproximateScalar(Operation *op,
   return result;
 }
 
+Value RowEvaluator::target(Value targets) {
+  unsigned input = cast<BlockArgument>(targets).getArgNumber() - 1;
+  auto key = std::make_tuple(input, Access::Target, int64_t(0));
+  auto it = loads.find(key);
+  if (it == loads.end()) {
+    Type element = cast<RankedTensorType>(targets.getType()).getElementType();
+    Value address =
+        LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+                            element, frame.inputs[input],
+                            ValueRange{arith::IndexCastOp::create(
+                                b, loc, b.getI64Type(), loadRow)});
+    Value value = LLVM::LoadOp::create(b, loc, element, address);
+    it = loads
+             .try_emplace(key, SmallVector<Value, 2>{arith::IndexCastOp::create(
+                                   b, loc, b.getIndexType(), value)})
+             .first;
+  }
+  return it->second[0];
+}
+
 Value RowEvaluator::at(Value value, int64_t delta, int64_t s) {
   if (isPerRow(value))
     delta = s = 0;
@@ -262,6 +287,19 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
   auto yield = cast<YieldOp>(gemm.getBody().getTerminator());
   Type f32 = b.getF32Type();
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  Value lowest = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+  // "max" and "lse" keep the running maximum of the thread's columns (the
+  // log-sum-exp sums exp(x - max) in a second pass); the others a sum.
+  auto reducesToMax = [](Operation *op) {
+    auto partial = dyn_cast<PartialReduceOp>(op);
+    return partial &&
+           (partial.getKind() == "max" || partial.getKind() == "lse");
+  };
+  // The value a partial reduces or gathers from.
+  auto partialSource = [](Operation *op) {
+    return getPartialsSource(op->getResult(0));
+  };
   Value columnBase = arith::AddIOp::create(
       b, loc, frame.n0, arith::MulIOp::create(b, loc, frame.quad, index(2)));
   Value tile = arith::DivUIOp::create(b, loc, frame.n0, index(kTileN));
@@ -271,7 +309,8 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
   struct RowState {
     Value row, inside;
     std::unique_ptr<RowEvaluator> evaluator;
-    SmallVector<std::pair<PartialReduceOp, Value>> sums;
+    /// Each partial_reduce or partial_gather with its running value.
+    SmallVector<std::pair<Operation *, Value>> sums;
   };
   SmallVector<RowState> rowStates;
   for (int64_t slab = 0; slab < plan.slabs; ++slab)
@@ -283,9 +322,12 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
                                            state.row, frame.rows);
       state.evaluator = std::make_unique<RowEvaluator>(
           b, loc, gemm, frame, range, slab, half, state.row);
-      for (Value value : yield.getValues())
-        if (auto partial = value.getDefiningOp<PartialReduceOp>())
-          state.sums.push_back({partial, zero});
+      for (Value value : yield.getValues()) {
+        Operation *partial = value.getDefiningOp();
+        if (isa_and_present<PartialReduceOp, PartialGatherOp>(partial))
+          state.sums.push_back(
+              {partial, reducesToMax(partial) ? lowest : zero});
+      }
     }
 
   // Sums over the rows of a block: a warp's 16 rows of a slab, the lanes
@@ -418,8 +460,8 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
               pairs.push_back({state.evaluator->at(value, 0, 8 * j),
                                state.evaluator->at(value, 0, 8 * j + 1)});
           for (auto &[partial, sum] : state.sums) {
-            state.evaluator->at(partial.getX(), 0, 8 * j);
-            state.evaluator->at(partial.getX(), 0, 8 * j + 1);
+            state.evaluator->at(partialSource(partial), 0, 8 * j);
+            state.evaluator->at(partialSource(partial), 0, 8 * j + 1);
           }
           for (PartialSumRowsOp sums : blockSums) {
             state.evaluator->at(sums.getX(), 0, 8 * j);
@@ -437,14 +479,29 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
           for (auto &[partial, sum] : state.sums)
             for (int64_t s : {8 * *j, 8 * *j + 1}) {
               // A centered sum of squares first sums x for the block's mean.
-              Value x = state.evaluator->at(partial.getX(), 0, s);
-              Value term = partial.getKind() == "sum_squares"
+              Value x = state.evaluator->at(partialSource(partial), 0, s);
+              // Both columns of a pair are inside or outside (W is even).
+              if (reducesToMax(partial)) {
+                sum = arith::MaximumFOp::create(
+                    b, loc, sum,
+                    arith::SelectOp::create(b, loc, columnInside, x, lowest));
+                continue;
+              }
+              Value selected = columnInside;
+              if (auto gather = dyn_cast<PartialGatherOp>(partial))
+                // The row's target column, if it is this one (the sum of
+                // the row's terms is then that one element, or 0).
+                selected = arith::CmpIOp::create(
+                    b, loc, arith::CmpIPredicate::eq,
+                    arith::AddIOp::create(b, loc, column, index(s % 2)),
+                    state.evaluator->target(gather.getTargets()));
+              auto reduce = dyn_cast<PartialReduceOp>(partial);
+              Value term = reduce && reduce.getKind() == "sum_squares"
                                ? arith::MulFOp::create(b, loc, x, x).getResult()
                                : x;
-              // Both columns of a pair are inside or outside (W is even).
               sum = arith::AddFOp::create(
                   b, loc, sum,
-                  arith::SelectOp::create(b, loc, columnInside, term, zero));
+                  arith::SelectOp::create(b, loc, selected, term, zero));
             }
           if (pairs->empty())
             continue;
@@ -514,16 +571,53 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
   for (RowState &state : rowStates)
     for (auto [value, result] :
          llvm::zip_equal(yield.getValues(), frame.outputs)) {
-      auto partial = value.getDefiningOp<PartialReduceOp>();
-      if (!partial)
+      Operation *partial = value.getDefiningOp();
+      if (!isa_and_present<PartialReduceOp, PartialGatherOp>(partial))
         continue;
+      auto reduce = dyn_cast<PartialReduceOp>(partial);
+      StringRef kind = reduce ? reduce.getKind() : "sum";
       auto quadSum = [&](Value value) {
         return sumAcrossLanes(b, loc, value, {1, 2});
       };
-      Value sum = quadSum(llvm::find_if(state.sums, [&](auto &entry) {
-                            return entry.first == partial;
-                          })->second);
-      if (partial.getKind() == "centered_sum_squares") {
+      Value running = llvm::find_if(state.sums, [&](auto &entry) {
+                        return entry.first == partial;
+                      })->second;
+      Value sum = reducesToMax(partial)
+                      ? maxAcrossLanes(b, loc, running, {1, 2})
+                      : quadSum(running);
+      // A second pass over the row's values: the squared deviations from
+      // the block's mean, or exp(x - max) for the log-sum-exp.
+      auto sumRowTerms = [&](function_ref<Value(Value)> term) {
+        Value total = zero;
+        for (int64_t j = 0; j < kOffsetsPerRow / 2; ++j) {
+          Value column =
+              arith::AddIOp::create(b, loc, columnBase, index(8 * j));
+          Value columnInside = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult, column, index(plan.width));
+          for (int64_t s : {8 * j, 8 * j + 1})
+            total = arith::AddFOp::create(
+                b, loc, total,
+                arith::SelectOp::create(
+                    b, loc, columnInside,
+                    term(state.evaluator->at(partialSource(partial), 0, s)),
+                    zero));
+        }
+        return quadSum(total);
+      };
+      if (kind == "lse") {
+        // max + log Σ exp(x − max); a tile has at least one column inside,
+        // so the maximum is finite for finite x.
+        auto approximate = arith::FastMathFlagsAttr::get(
+            b.getContext(), arith::FastMathFlags::afn);
+        Value max = sum;
+        Value exps = sumRowTerms([&](Value x) -> Value {
+          return math::ExpOp::create(
+              b, loc, arith::SubFOp::create(b, loc, x, max), approximate);
+        });
+        sum = arith::AddFOp::create(
+            b, loc, max, math::LogOp::create(b, loc, exps, approximate));
+      }
+      if (kind == "centered_sum_squares") {
         // The block's mean over its columns inside the tensor, then a
         // second pass over the row's values for the squared deviations.
         Value columns = arith::MinUIOp::create(
@@ -533,23 +627,10 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
             b, loc, f32,
             arith::IndexCastOp::create(b, loc, b.getI32Type(), columns));
         Value mean = arith::DivFOp::create(b, loc, sum, count);
-        Value squares = zero;
-        for (int64_t j = 0; j < kOffsetsPerRow / 2; ++j) {
-          Value column =
-              arith::AddIOp::create(b, loc, columnBase, index(8 * j));
-          Value columnInside = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::ult, column, index(plan.width));
-          for (int64_t s : {8 * j, 8 * j + 1}) {
-            Value d = arith::SubFOp::create(
-                b, loc, state.evaluator->at(partial.getX(), 0, s), mean);
-            squares = arith::AddFOp::create(
-                b, loc, squares,
-                arith::SelectOp::create(
-                    b, loc, columnInside,
-                    arith::MulFOp::create(b, loc, d, d).getResult(), zero));
-          }
-        }
-        sum = quadSum(squares);
+        sum = sumRowTerms([&](Value x) -> Value {
+          Value d = arith::SubFOp::create(b, loc, x, mean);
+          return arith::MulFOp::create(b, loc, d, d);
+        });
       }
       Value output = result;
       Value store = arith::AndIOp::create(b, loc, state.inside, firstLane);

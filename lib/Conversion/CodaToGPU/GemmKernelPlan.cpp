@@ -152,17 +152,21 @@ LogicalResult ColumnWalk::walk(Value value, int64_t delta, int64_t lo,
     return walk(rope.getX(), delta, lo, hi);
   }
   if (auto partial = dyn_cast<PartialReduceOp>(op)) {
-    if (partial.getKind() != "sum" && partial.getKind() != "sum_squares" &&
-        partial.getKind() != "centered_sum_squares")
-      return op->emitError("partial reductions of kind \"")
-             << partial.getKind()
-             << "\" are not supported by the kernel generator yet";
     if (partial.getTileN() && *partial.getTileN() != uint64_t(kTileN))
       return op->emitError("the kernel generator reduces tiles of ")
              << kTileN << " columns, but tile_n = " << *partial.getTileN();
     if (failed(storedOnly()))
       return failure();
     return walk(partial.getX(), delta, lo, hi);
+  }
+  if (auto gather = dyn_cast<PartialGatherOp>(op)) {
+    if (gather.getTileN() && *gather.getTileN() != uint64_t(kTileN))
+      return op->emitError("the kernel generator gathers in tiles of ")
+             << kTileN << " columns, but tile_n = " << *gather.getTileN();
+    // Its targets are an epilogue input: the body makes no integers.
+    if (failed(storedOnly()))
+      return failure();
+    return walk(gather.getX(), delta, lo, hi);
   }
   if (auto sums = dyn_cast<PartialSumRowsOp>(op)) {
     if (sums.getBlockRows() != uint64_t(PartialSumRowsOp::kEpilogueBlockRows))
@@ -260,8 +264,8 @@ static void planOutputStaging(GemmOp gemm, GemmKernelPlan &plan) {
   int64_t staged = 0;
   for (int64_t columns : chunks) {
     // A 64-row slab of the chunk per consumer and staged result.
-    int64_t count = std::min<int64_t>(
-        candidates.size(), room / (kConsumers * 64 * columns * 2));
+    int64_t count = std::min<int64_t>(candidates.size(),
+                                      room / (kConsumers * 64 * columns * 2));
     if (count > staged) {
       staged = count;
       plan.stagingColumns = columns;
@@ -294,12 +298,25 @@ mlir::coda::planGemmKernel(GemmOp gemm, GemmSchedule schedule, int64_t stages) {
     if (failed(cutWalk.walk(value, 0, 0, plan.width)))
       return failure();
   // After the walk, so that an epilogue op the generator lacks is named
-  // first (an integer input is a gather's targets).
-  for (auto [index, input] : llvm::enumerate(gemm.getInputs()))
-    if (!isa<FloatType>(cast<ShapedType>(input.getType()).getElementType()))
+  // first. An integer input is the targets of partial_gathers, read one
+  // element per row, and nothing else.
+  for (auto [index, input] : llvm::enumerate(gemm.getInputs())) {
+    if (isa<FloatType>(cast<ShapedType>(input.getType()).getElementType()))
+      continue;
+    BlockArgument argument = gemm.getBody().getArgument(index + 1);
+    bool targetsOnly =
+        !argument.use_empty() &&
+        llvm::all_of(argument.getUsers(), [&](Operation *user) {
+          auto gather = dyn_cast<PartialGatherOp>(user);
+          return gather && gather.getTargets() == argument &&
+                 gather.getX() != argument;
+        });
+    if (!targetsOnly)
       return gemm.emitError("epilogue input #")
              << index << " of type " << input.getType()
-             << " is not a floating-point tensor";
+             << " is not a floating-point tensor, nor the targets of a "
+                "coda.partial_gather and nothing else";
+  }
   SmallVector<int64_t> cuts = {0, plan.width};
   for (auto [cut, concat] : cutWalk.cuts) {
     if (cut % kTileN != 0)

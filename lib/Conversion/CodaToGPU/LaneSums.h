@@ -17,6 +17,10 @@ namespace mlir::coda {
 Value sumAcrossLanes(OpBuilder &builder, Location loc, Value value,
                      ArrayRef<int32_t> offsets);
 
+/// The same with the maximum (arith.maximumf) instead of the sum.
+Value maxAcrossLanes(OpBuilder &builder, Location loc, Value value,
+                     ArrayRef<int32_t> offsets);
+
 } // namespace mlir::coda
 
 #endif // CODA_LIB_CONVERSION_CODATOGPU_LANESUMS_H

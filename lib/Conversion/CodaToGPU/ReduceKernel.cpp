@@ -16,29 +16,30 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::coda;
 
 FailureOr<int64_t>
 mlir::coda::checkReduceKernelSupport(ReducePartialsOp reduce) {
-  if (reduce.getKind() != "sum" && reduce.getKind() != "rstd" &&
-      reduce.getKind() != "mean_rstd")
-    return reduce.emitError("the kernel generator finishes partials of kind "
-                            "\"sum\", \"rstd\" and \"mean_rstd\" so far, "
-                            "not \"")
-           << reduce.getKind() << "\"";
   // The partials come from a GEMM's epilogue in tiles of its N-tile.
   auto result = dyn_cast<OpResult>(reduce.getPartials().front());
   auto gemm = result ? dyn_cast<GemmOp>(result.getOwner()) : GemmOp();
-  auto partial = gemm ? gemm.getBody()
-                            .getTerminator()
-                            ->getOperand(result.getResultNumber())
-                            .getDefiningOp<PartialReduceOp>()
-                      : PartialReduceOp();
-  if (!partial)
+  Value yielded =
+      gemm
+          ? gemm.getBody().getTerminator()->getOperand(result.getResultNumber())
+          : Value();
+  // A partial reduction's or gather's, along the rows.
+  Value source = yielded && isa_and_present<PartialReduceOp, PartialGatherOp>(
+                                yielded.getDefiningOp())
+                     ? getPartialsSource(yielded)
+                     : Value();
+  if (!source)
     return reduce.emitError("the kernel generator finishes partials stored by "
                             "a GEMM's epilogue; these come from elsewhere");
-  return llvm::divideCeil(partial.getX().getType().getDimSize(1), kTileN);
+  return llvm::divideCeil(
+      cast<RankedTensorType>(source.getType()).getDimSize(1), kTileN);
 }
 
 void mlir::coda::emitReduceKernel(OpBuilder &b, ReducePartialsOp reduce,
@@ -70,29 +71,54 @@ void mlir::coda::emitReduceKernel(OpBuilder &b, ReducePartialsOp reduce,
   auto element = [&](Value base, Value position) {
     return getElementAddress(b, loc, base, f32, position);
   };
-  // Sums `term(tile, partial values...)` over the row's partials.
-  auto sumTiles = [&](function_ref<Value(Value, ArrayRef<Value>)> term) {
+  // Combines `term(tile, partial values...)` over the row's partials, by
+  // sums or (`max`) by the maximum.
+  auto reduceTiles = [&](function_ref<Value(Value, ArrayRef<Value>)> term,
+                         bool max) {
     Value first = arith::MulIOp::create(b, loc, row, index(partials));
+    Value initial =
+        constant(max ? -std::numeric_limits<double>::infinity() : 0.0);
     auto loop = scf::ForOp::create(
-        b, loc, index(0), index(partials), index(1), ValueRange{constant(0.0)},
+        b, loc, index(0), index(partials), index(1), ValueRange{initial},
         [&](OpBuilder &, Location, Value tile, ValueRange sum) {
           Value position = arith::AddIOp::create(b, loc, first, tile);
           SmallVector<Value> values;
           for (Value input : inputs)
             values.push_back(
                 LLVM::LoadOp::create(b, loc, f32, element(input, position)));
+          Value value = term(tile, values);
           scf::YieldOp::create(
               b, loc,
-              arith::AddFOp::create(b, loc, sum[0], term(tile, values))
-                  .getResult());
+              max ? arith::MaximumFOp::create(b, loc, sum[0], value).getResult()
+                  : arith::AddFOp::create(b, loc, sum[0], value).getResult());
         });
     return loop.getResult(0);
   };
+  auto sumTiles = [&](function_ref<Value(Value, ArrayRef<Value>)> term) {
+    return reduceTiles(term, /*max=*/false);
+  };
+  auto first = [](Value, ArrayRef<Value> v) { return v[0]; };
   scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
     auto epsilon = [&] {
       return arith::ConstantOp::create(b, loc, reduce.getEpsilonAttr());
     };
-    Value sum = sumTiles([](Value, ArrayRef<Value> v) { return v[0]; });
+    if (reduce.getKind() == "max" || reduce.getKind() == "lse") {
+      Value max = reduceTiles(first, /*max=*/true);
+      Value result = max;
+      if (reduce.getKind() == "lse") {
+        // max + log Σ exp(lseⱼ − max) over the blocks' log-sum-exps.
+        Value exps = sumTiles([&](Value, ArrayRef<Value> v) -> Value {
+          return math::ExpOp::create(b, loc,
+                                     arith::SubFOp::create(b, loc, v[0], max));
+        });
+        result = arith::AddFOp::create(b, loc, max,
+                                       math::LogOp::create(b, loc, exps));
+      }
+      LLVM::StoreOp::create(b, loc, result, element(outputs[0], row));
+      scf::YieldOp::create(b, loc);
+      return;
+    }
+    Value sum = sumTiles(first);
     if (reduce.getKind() == "sum") {
       LLVM::StoreOp::create(b, loc, sum, element(outputs[0], row));
     } else if (reduce.getKind() == "rstd") {

@@ -22,8 +22,10 @@ FailureOr<int64_t> checkReduceKernelSupport(ReducePartialsOp reduce);
 /// Emits the kernel of `reduce` as a `gpu.func` named `name` at the
 /// builder's insertion point: one thread per row sums the row's `partials`
 /// values and stores the sum (kind "sum") or `rsqrt(sum / count + epsilon)`
-/// (kind "rstd"); for "mean_rstd" it combines block sums and centered sums
-/// of squares into the mean and rsqrt(var + epsilon) without cancellation.
+/// (kind "rstd"), or takes their maximum (kind "max") or `max + log Σ
+/// exp(v − max)` of them (kind "lse", over per-block log-sum-exps); for
+/// "mean_rstd" it combines block sums and centered sums of squares into the
+/// mean and rsqrt(var + epsilon) without cancellation.
 /// Arguments: the row count M as i32, the partials, the `[M, 1]` f32
 /// results. Grid: ceil(M / 128), block: 128 threads.
 void emitReduceKernel(OpBuilder &builder, ReducePartialsOp reduce,

@@ -37,19 +37,6 @@ func.func @vector_result(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %b: tens
 
 // -----
 
-// Block maxima and log-sum-exps (the LM head) are not generated yet.
-func.func @partials(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>) -> tensor<?x?xf32> {
-  %y = coda.gemm %a, [%w] : (tensor<?x64xbf16>, tensor<32x64xbf16>) -> tensor<?x?xf32> {
-  ^bb0(%acc: tensor<?x32xf32>):
-    // expected-error @+1 {{partial reductions of kind "lse" are not supported by the kernel generator yet}}
-    %p = coda.partial_reduce %acc {kind = "lse"} : (tensor<?x32xf32>) -> tensor<?x?xf32>
-    coda.yield %p : tensor<?x?xf32>
-  }
-  return %y : tensor<?x?xf32>
-}
-
-// -----
-
 // Accumulating into an input comes with the backward kernels.
 func.func @accumulate(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %d: tensor<?x32xbf16>) -> tensor<?x32xbf16> {
   // expected-error @+1 {{accumulating results into inputs is not supported by the kernel generator yet}}
@@ -58,15 +45,6 @@ func.func @accumulate(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %d: tensor<
     coda.yield %acc : tensor<?x32xf32>
   }
   return %y : tensor<?x32xbf16>
-}
-
-// -----
-
-// Log-sum-exp partials are finished on the GPU later.
-func.func @finish_lse(%p: tensor<?x?xf32>) -> tensor<?x1xf32> {
-  // expected-error @+1 {{the kernel generator finishes partials of kind "sum", "rstd" and "mean_rstd" so far, not "lse"}}
-  %r = coda.reduce_partials %p {kind = "lse"} : (tensor<?x?xf32>) -> tensor<?x1xf32>
-  return %r : tensor<?x1xf32>
 }
 
 // -----
@@ -231,38 +209,45 @@ func.func @odd_statistics(%x: tensor<?x63xbf16>, %g: tensor<63xbf16>) -> (tensor
 // An op left outside every epilogue that is no elementwise map has no
 // kernel: an interleaved RoPE, whose pairs are adjacent columns.
 func.func @lone_rope(%x: tensor<?x64xbf16>, %c: tensor<?x32xf32>, %s: tensor<?x32xf32>) -> tensor<?x64xbf16> {
-  // expected-error @+1 {{'coda.rope' outside a GEMM epilogue has no GPU kernel yet; the generator runs coda.gemm, coda.reduce_partials, coda.norm_statistics, coda.rms_norm, coda.layer_norm, coda.rms_norm_grad_partials, coda.layer_norm_grad_partials, coda.sum_rows, elementwise maps, slices, concats and "half" RoPE, and leaves coda.attention to the caller}}
+  // expected-error @+1 {{'coda.rope' outside a GEMM epilogue has no GPU kernel yet; the generator runs coda.gemm, coda.reduce_partials, coda.norm_statistics, coda.rms_norm, coda.layer_norm, coda.rms_norm_grad_partials, coda.layer_norm_grad_partials, coda.sum_rows, coda.cross_entropy_from_partials, elementwise maps, slices, concats and "half" RoPE, and leaves coda.attention to the caller}}
   %y = coda.rope %x, %c, %s {head_dim = 64 : i64, style = "interleaved"} : (tensor<?x64xbf16>, tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x64xbf16>
   return %y : tensor<?x64xbf16>
 }
 
 // -----
 
+// The loss kernel reads one log-sum-exp and target logit per row, as
+// coda-form-epilogues finishes them.
+func.func @loss_partials(%lse: tensor<?x4xf32>, %picked: tensor<?x4xf32>, %t: tensor<?xi64>) -> tensor<f32> {
+  // expected-error @+1 {{the kernel generator finishes a cross-entropy from one log-sum-exp and one target logit per row ([M, 1], as coda-form-epilogues makes them), not 'tensor<?x4xf32>'}}
+  %l = coda.cross_entropy_from_partials %lse, %picked, %t : (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?xi64>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// A gather's blocks are the kernel's 128-column tiles.
+func.func @gather_tile(%a: tensor<?x64xbf16>, %w: tensor<256x64xbf16>, %t: tensor<?xi64>) -> tensor<?x?xf32> {
+  %y = coda.gemm %a, [%w] inputs(%t) : (tensor<?x64xbf16>, tensor<256x64xbf16>, tensor<?xi64>) -> tensor<?x?xf32> {
+  ^bb0(%acc: tensor<?x256xf32>, %targets: tensor<?xi64>):
+    // expected-error @+1 {{the kernel generator gathers in tiles of 128 columns, but tile_n = 64}}
+    %g = coda.partial_gather %acc, %targets {tile_n = 64 : i64} : (tensor<?x256xf32>, tensor<?xi64>) -> tensor<?x?xf32>
+    coda.yield %g : tensor<?x?xf32>
+  }
+  return %y : tensor<?x?xf32>
+}
+
+// -----
+
 // Epilogue inputs are read as floating-point values.
 func.func @integer_input(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %t: tensor<?xi64>) -> tensor<?x32xbf16> {
-  // expected-error @+1 {{epilogue input #0 of type 'tensor<?xi64>' is not a floating-point tensor}}
+  // expected-error @+1 {{epilogue input #0 of type 'tensor<?xi64>' is not a floating-point tensor, nor the targets of a coda.partial_gather and nothing else}}
   %y = coda.gemm %a, [%w] inputs(%t) : (tensor<?x64xbf16>, tensor<32x64xbf16>, tensor<?xi64>) -> tensor<?x32xbf16> {
   ^bb0(%acc: tensor<?x32xf32>, %targets: tensor<?xi64>):
     coda.yield %acc : tensor<?x32xf32>
   }
   return %y : tensor<?x32xbf16>
 }
-
-// -----
-
-// The LM head's epilogue (only partials: log-sum-exps and gathered target
-// logits) is refused for its first missing piece.
-func.func @lm_head(%h: tensor<?x64xbf16>, %w: tensor<256x64xbf16>, %t: tensor<?xi64>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
-  %p:2 = coda.gemm %h, [%w] inputs(%t) : (tensor<?x64xbf16>, tensor<256x64xbf16>, tensor<?xi64>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
-  ^bb0(%acc: tensor<?x256xf32>, %targets: tensor<?xi64>):
-    // expected-error @+1 {{partial reductions of kind "lse" are not supported by the kernel generator yet}}
-    %l = coda.partial_reduce %acc {kind = "lse"} : (tensor<?x256xf32>) -> tensor<?x?xf32>
-    %g = coda.partial_gather %acc, %targets : (tensor<?x256xf32>, tensor<?xi64>) -> tensor<?x?xf32>
-    coda.yield %l, %g : tensor<?x?xf32>, tensor<?x?xf32>
-  }
-  return %p#0, %p#1 : tensor<?x?xf32>, tensor<?x?xf32>
-}
-
 
 // -----
 

@@ -142,9 +142,9 @@ struct AbsorbIntoEpilogue : public RewritePattern {
 };
 
 /// Computes a cross-entropy over a GEMM's logits from per-tile partials in
-/// the GEMM's epilogue, the log-sum-exp and the target logit of each tile, so
-/// the loss never reads the logits (and, when nothing else does, they are
-/// never stored).
+/// the GEMM's epilogue, the log-sum-exp and the target logit of each tile,
+/// finished per row by reduce_partials, so the loss never reads the logits
+/// (and, when nothing else does, they are never stored).
 struct CrossEntropyFromEpilogue : public OpRewritePattern<CrossEntropyOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -171,11 +171,23 @@ struct CrossEntropyFromEpilogue : public OpRewritePattern<CrossEntropyOp> {
               builder, loc, partialsType, logits, newInputs[0], IntegerAttr());
           return {lse, picked};
         });
+    // Each row's log-sum-exp and target logit, finished from the tiles'
+    // (the per-row work spreads over rows; the loss reads one value each).
     unsigned count = extended.getNumResults();
+    auto rowType = RankedTensorType::get({partialsType.getDimSize(0), 1},
+                                         partialsType.getElementType());
+    auto finish = [&](Value partials, StringRef kind) {
+      return ReducePartialsOp::create(rewriter, op.getLoc(), TypeRange{rowType},
+                                      ValueRange{partials}, kind,
+                                      /*count=*/IntegerAttr(),
+                                      /*epsilon=*/FloatAttr(),
+                                      /*tile_n=*/IntegerAttr())
+          .getResult(0);
+    };
     rewriter.replaceOpWithNewOp<CrossEntropyFromPartialsOp>(
-        op, op.getType(), extended.getResult(count - 2),
-        extended.getResult(count - 1), targets, op.getIgnoreIndexAttr(),
-        op.getReductionAttr());
+        op, op.getType(), finish(extended.getResult(count - 2), "lse"),
+        finish(extended.getResult(count - 1), "sum"), targets,
+        op.getIgnoreIndexAttr(), op.getReductionAttr());
     return success();
   }
 };
@@ -368,7 +380,10 @@ std::string mlir::coda::explainUnfused(Operation *op, unsigned maxEpilogueOps) {
     return "";
   if (isa<AttentionOp>(op))
     return "attention is a boundary: it runs as the caller's kernel";
-  if (isa<ReducePartialsOp, CrossEntropyFromPartialsOp>(op))
+  if (isa<CrossEntropyFromPartialsOp>(op))
+    return "the loss over all the rows, from one log-sum-exp and target "
+           "logit per row (a small kernel of one CTA)";
+  if (isa<ReducePartialsOp>(op))
     return "finishes per-tile partials across the whole row (a small "
            "reduction kernel)";
   if (auto sum = dyn_cast<SumRowsOp>(op)) {

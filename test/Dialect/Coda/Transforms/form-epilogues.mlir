@@ -183,7 +183,9 @@ func.func @capped_epilogue(%x: tensor<?x64xbf16>, %w: tensor<64x64xbf16>) -> ten
 //       CHECK:     %[[LSE:.+]] = coda.partial_reduce %[[ACC]] {kind = "lse"}
 //       CHECK:     %[[PICK:.+]] = coda.partial_gather %[[ACC]], %[[TA]]
 //       CHECK:     coda.yield %[[LSE]], %[[PICK]]
-//       CHECK:   %[[L:.+]] = coda.cross_entropy_from_partials %[[K]]#0, %[[K]]#1, %[[T]] {ignore_index = 0 : i64, reduction = "sum"}
+//       CHECK:   %[[LSE:.+]] = coda.reduce_partials %[[K]]#0 {kind = "lse"}
+//       CHECK:   %[[PICKED:.+]] = coda.reduce_partials %[[K]]#1 :
+//       CHECK:   %[[L:.+]] = coda.cross_entropy_from_partials %[[LSE]], %[[PICKED]], %[[T]] {ignore_index = 0 : i64, reduction = "sum"}
 //   CHECK-NOT:   coda.cross_entropy %
 //       CHECK:   return %[[L]]
 func.func @lm_head_loss(%h: tensor<?x64xbf16>, %w: tensor<256x64xbf16>, %t: tensor<?xi64>) -> tensor<f32> {
