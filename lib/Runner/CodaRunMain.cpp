@@ -307,9 +307,61 @@ static int dumpIfAsked(const RunOptions &options, ArrayRef<HostTensor> outputs,
 /// with the seed), the root mean square over this many is not.
 constexpr unsigned kOneElementDraws = 8;
 
+/// One draw's results: the checked program's, the unfused program's and
+/// the unfused program's in f64.
+using DrawOutputs = std::array<std::vector<HostTensor>, 3>;
+
+/// With drawn inputs (`specs`), the errors of the results of one element
+/// in `first` (the draw of seed S) over kOneElementDraws draws, seeds S to
+/// S + kOneElementDraws - 1, each run by `runDraw`; empty without.
+static llvm::Expected<llvm::DenseMap<size_t, DrawnErrors>> drawOneElementErrors(
+    const DrawOutputs &first, ArrayRef<InputSpec> specs, unsigned seed,
+    llvm::function_ref<llvm::Expected<DrawOutputs>(ArrayRef<HostTensor>)>
+        runDraw) {
+  llvm::DenseMap<size_t, DrawnErrors> drawn;
+  SmallVector<size_t> oneElement;
+  for (auto [index, result] : llvm::enumerate(first[2]))
+    if (result.getNumElements() == 1 && !specs.empty())
+      oneElement.push_back(index);
+  if (oneElement.empty())
+    return drawn;
+  // Sums of squared errors over the draws, the first included.
+  auto add = [&](const DrawOutputs &all) {
+    for (size_t index : oneElement) {
+      DrawnErrors &sum = drawn[index];
+      sum.error += std::pow(relativeError(all[0][index], all[2][index]), 2);
+      sum.unfusedError +=
+          std::pow(relativeError(all[1][index], all[2][index]), 2);
+    }
+  };
+  add(first);
+  for (unsigned draw = 1; draw < kOneElementDraws; ++draw) {
+    auto all = runDraw(generateInputs(specs, seed + draw));
+    if (!all)
+      return all.takeError();
+    add(*all);
+  }
+  for (auto &[index, sum] : drawn)
+    sum = {std::sqrt(sum.error / kOneElementDraws),
+           std::sqrt(sum.unfusedError / kOneElementDraws)};
+  return drawn;
+}
+
+/// The line under the table for each result judged over several draws.
+static void printDrawnNotes(const llvm::DenseMap<size_t, DrawnErrors> &drawn,
+                            unsigned seed) {
+  SmallVector<size_t> indices(llvm::make_first_range(drawn));
+  llvm::sort(indices);
+  for (size_t index : indices)
+    llvm::outs() << llvm::formatv(
+        "  #{0}: one element; its errors are the root mean square over {1} "
+        "input draws (seeds {2} to {3})\n",
+        index, kOneElementDraws, seed, seed + kOneElementDraws - 1);
+}
+
 /// The check of --compare-with-unfused; returns the exit code. With drawn
 /// inputs (`specs`), results of one element are judged over
-/// kOneElementDraws draws, seeds S to S + kOneElementDraws - 1.
+/// kOneElementDraws draws (drawOneElementErrors).
 static int compareWithUnfused(ModuleOp module, const RunOptions &options,
                               ArrayRef<HostTensor> inputs,
                               ArrayRef<InputSpec> specs) {
@@ -330,10 +382,8 @@ static int compareWithUnfused(ModuleOp module, const RunOptions &options,
     return fail("cannot compile @" + options.entry + " for the CPU");
 
   // Each draw's results: fused, unfused, reference.
-  using Outputs = std::vector<HostTensor>;
-  auto runAll =
-      [&](ArrayRef<HostTensor> draw) -> llvm::Expected<std::array<Outputs, 3>> {
-    std::array<Outputs, 3> all;
+  auto runAll = [&](ArrayRef<HostTensor> draw) -> llvm::Expected<DrawOutputs> {
+    DrawOutputs all;
     for (auto [outputs, function] :
          llvm::zip_equal(all, std::array<CpuFunction *, 3>{
                                   fusedFunction->get(), unfusedFunction->get(),
@@ -348,46 +398,16 @@ static int compareWithUnfused(ModuleOp module, const RunOptions &options,
   auto first = runAll(inputs);
   if (!first)
     return fail(llvm::toString(first.takeError()));
+  auto drawn = drawOneElementErrors(*first, specs, options.seed, runAll);
+  if (!drawn)
+    return fail(llvm::toString(drawn.takeError()));
   auto &[fusedOutputs, unfused, reference] = *first;
-
-  llvm::DenseMap<size_t, DrawnErrors> drawn;
-  SmallVector<size_t> oneElement;
-  for (auto [index, result] : llvm::enumerate(reference))
-    if (result.getNumElements() == 1 && !specs.empty())
-      oneElement.push_back(index);
-  if (!oneElement.empty()) {
-    // Sums of squared errors over the draws, the first included.
-    llvm::DenseMap<size_t, DrawnErrors> squares;
-    auto add = [&](const std::array<Outputs, 3> &all) {
-      for (size_t index : oneElement) {
-        DrawnErrors &sum = squares[index];
-        sum.error += std::pow(relativeError(all[0][index], all[2][index]), 2);
-        sum.unfusedError +=
-            std::pow(relativeError(all[1][index], all[2][index]), 2);
-      }
-    };
-    add(*first);
-    for (unsigned draw = 1; draw < kOneElementDraws; ++draw) {
-      auto all = runAll(generateInputs(specs, options.seed + draw));
-      if (!all)
-        return fail(llvm::toString(all.takeError()));
-      add(*all);
-    }
-    for (auto &[index, sum] : squares)
-      drawn[index] = {std::sqrt(sum.error / kOneElementDraws),
-                      std::sqrt(sum.unfusedError / kOneElementDraws)};
-  }
 
   llvm::outs() << "@" << options.entry << ": fused vs unfused, both against "
                << "the unfused program in f64\n";
   int status = checkAgainstReference("the fused program", "fused error",
-                                     fusedOutputs, unfused, reference, &drawn);
-  for (size_t index : oneElement)
-    llvm::outs() << llvm::formatv(
-        "  #{0}: one element; its errors are the root mean square over {1} "
-        "input draws (seeds {2} to {3})\n",
-        index, kOneElementDraws, options.seed,
-        options.seed + kOneElementDraws - 1);
+                                     fusedOutputs, unfused, reference, &*drawn);
+  printDrawnNotes(*drawn, options.seed);
   return dumpIfAsked(options, fusedOutputs, status);
 }
 
@@ -564,29 +584,49 @@ static int checkGradients(ModuleOp module, const RunOptions &options,
 /// --compare-with-reference, checks) and dumps the results, then times
 /// launches with --bench. Returns the exit code.
 static int runOnCuda(ModuleOp module, const RunOptions &options,
-                     ArrayRef<HostTensor> inputs) {
+                     ArrayRef<HostTensor> inputs, ArrayRef<InputSpec> specs) {
 #ifdef CODA_HAVE_CUDA_RUNNER
   auto function = CudaFunction::compile(module, options.entry);
   if (!function)
     return fail(llvm::toString(function.takeError()));
-  auto outputs = (*function)->run(inputs);
-  if (!outputs)
-    return fail(llvm::toString(outputs.takeError()));
 
   int status = 0;
+  std::vector<HostTensor> outputs;
   if (options.compareWithReference) {
-    std::vector<HostTensor> unfused, reference;
-    if (llvm::Error error =
-            runReference(module, options.entry, inputs, unfused, reference))
-      return fail(llvm::toString(std::move(error)));
+    // Each draw's results: CUDA, unfused, reference; results of one
+    // element judged over several draws, as --compare-with-unfused does.
+    auto runAll =
+        [&](ArrayRef<HostTensor> draw) -> llvm::Expected<DrawOutputs> {
+      DrawOutputs all;
+      auto cuda = (*function)->run(draw);
+      if (!cuda)
+        return cuda.takeError();
+      all[0] = std::move(*cuda);
+      if (llvm::Error error =
+              runReference(module, options.entry, draw, all[1], all[2]))
+        return std::move(error);
+      return all;
+    };
+    auto first = runAll(inputs);
+    if (!first)
+      return fail(llvm::toString(first.takeError()));
+    auto drawn = drawOneElementErrors(*first, specs, options.seed, runAll);
+    if (!drawn)
+      return fail(llvm::toString(drawn.takeError()));
     llvm::outs() << "@" << options.entry << ": CUDA vs the unfused CPU "
                  << "program, both against the unfused program in f64\n";
-    status = checkAgainstReference("the CUDA run", "cuda error", *outputs,
-                                   unfused, reference);
+    status = checkAgainstReference("the CUDA run", "cuda error", (*first)[0],
+                                   (*first)[1], (*first)[2], &*drawn);
+    printDrawnNotes(*drawn, options.seed);
+    outputs = std::move((*first)[0]);
   } else {
-    printOutputs(*outputs);
+    auto run = (*function)->run(inputs);
+    if (!run)
+      return fail(llvm::toString(run.takeError()));
+    outputs = std::move(*run);
+    printOutputs(outputs);
   }
-  status = dumpIfAsked(options, *outputs, status);
+  status = dumpIfAsked(options, outputs, status);
   if (status != 0 || !options.bench)
     return status;
 
@@ -603,6 +643,7 @@ static int runOnCuda(ModuleOp module, const RunOptions &options,
   (void)module;
   (void)options;
   (void)inputs;
+  (void)specs;
   return fail("--device cuda is not available: coda-run was built without "
               "the CODA runtime (no cuda.h when it was configured)");
 #endif
@@ -643,7 +684,8 @@ int mlir::coda::codaRunMain(int argc, char **argv) {
       "compare-with-reference",
       llvm::cl::desc("cuda: also run the unfused program on the CPU and "
                      "check the CUDA results against it in f64, with the "
-                     "limit of --compare-with-unfused"),
+                     "limit of --compare-with-unfused (a result of one "
+                     "element over 8 input draws)"),
       llvm::cl::cat(category));
   llvm::cl::opt<bool> checkGradientsFlag(
       "check-gradients",
@@ -752,7 +794,7 @@ int mlir::coda::codaRunMain(int argc, char **argv) {
   }
 
   if (onCuda)
-    return runOnCuda(*module, options, inputs);
+    return runOnCuda(*module, options, inputs, specs);
   if (options.compareWithUnfused)
     return compareWithUnfused(*module, options, inputs, specs);
   if (options.checkGradients)

@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 _ROLES = ("argument", "result", "workspace")
-_TORCH_DTYPES = {"bf16": "bfloat16", "f16": "float16", "f32": "float32"}
+_TORCH_DTYPES = {"bf16": "bfloat16", "f16": "float16", "f32": "float32",
+                 "i32": "int32", "i64": "int64"}
 # __cuda_array_interface__ has no bfloat16: bf16 goes as int16 and is
 # viewed back.
-_ARRAY_TYPES = {"bf16": "<i2", "f16": "<f2", "f32": "<f4"}
+_ARRAY_TYPES = {"bf16": "<i2", "f16": "<f2", "f32": "<f4", "i32": "<i4", "i64": "<i8"}
 
 
 class RuntimeError(builtins.RuntimeError):

@@ -21,7 +21,10 @@ size_t coda::runtime::getElementSize(ElementType type) {
   case ElementType::F16:
     return 2;
   case ElementType::F32:
+  case ElementType::I32:
     return 4;
+  case ElementType::I64:
+    return 8;
   }
   return 0;
 }
@@ -34,6 +37,10 @@ const char *coda::runtime::getElementTypeName(ElementType type) {
     return "f16";
   case ElementType::F32:
     return "f32";
+  case ElementType::I32:
+    return "i32";
+  case ElementType::I64:
+    return "i64";
   }
   return "";
 }
@@ -278,9 +285,14 @@ Status PlanReader::readBuffer(const Value &value, const std::string &path,
     buffer.type = ElementType::F16;
   else if (type == "f32")
     buffer.type = ElementType::F32;
+  else if (type == "i32")
+    buffer.type = ElementType::I32;
+  else if (type == "i64")
+    buffer.type = ElementType::I64;
   else
     return error(*value.get("type"), path + ".type",
-                 "element type '" + type + "' is not bf16, f16 or f32");
+                 "element type '" + type +
+                     "' is not bf16, f16, f32, i32 or i64");
 
   const Value *shape;
   if (Status status = getArray(value, path, "shape", shape))

@@ -23,11 +23,11 @@
 
 namespace coda::runtime {
 
-enum class ElementType { BF16, F16, F32 };
+enum class ElementType { BF16, F16, F32, I32, I64 };
 
 /// The type's size in bytes.
 size_t getElementSize(ElementType type);
-/// The type's name in the plan: "bf16", "f16", "f32".
+/// The type's name in the plan: "bf16", "f16", "f32", "i32", "i64".
 const char *getElementTypeName(ElementType type);
 
 /// A row count in the plan, for the function's row count M: a static count

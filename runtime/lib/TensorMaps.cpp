@@ -16,6 +16,10 @@ static CUtensorMapDataType getTensorMapType(ElementType type) {
     return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
   case ElementType::F32:
     return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  case ElementType::I32:
+    return CU_TENSOR_MAP_DATA_TYPE_INT32;
+  case ElementType::I64:
+    return CU_TENSOR_MAP_DATA_TYPE_INT64;
   }
   return CU_TENSOR_MAP_DATA_TYPE_UINT8;
 }

@@ -606,7 +606,9 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
       };
       if (kind == "lse") {
         // max + log Σ exp(x − max); a tile has at least one column inside,
-        // so the maximum is finite for finite x.
+        // so the maximum is finite for finite x. Approximate exp and log,
+        // as the epilogue's other transcendentals: the accurate ones left
+        // the loss's error unchanged (bench/NOTES.md §31).
         auto approximate = arith::FastMathFlagsAttr::get(
             b.getContext(), arith::FastMathFlags::afn);
         Value max = sum;
