@@ -359,6 +359,30 @@ static void printDrawnNotes(const llvm::DenseMap<size_t, DrawnErrors> &drawn,
         index, kOneElementDraws, seed, seed + kOneElementDraws - 1);
 }
 
+/// Runs `runDraw` on `inputs` (and, for results of one element, on more
+/// draws), prints `title` and the table of checkAgainstReference for
+/// `program`, and moves the checked program's results of `inputs` into
+/// `checked`. Returns the exit code.
+static int checkOverDraws(
+    StringRef title, StringRef program, StringRef column,
+    ArrayRef<HostTensor> inputs, ArrayRef<InputSpec> specs, unsigned seed,
+    llvm::function_ref<llvm::Expected<DrawOutputs>(ArrayRef<HostTensor>)>
+        runDraw,
+    std::vector<HostTensor> &checked) {
+  auto first = runDraw(inputs);
+  if (!first)
+    return fail(llvm::toString(first.takeError()));
+  auto drawn = drawOneElementErrors(*first, specs, seed, runDraw);
+  if (!drawn)
+    return fail(llvm::toString(drawn.takeError()));
+  llvm::outs() << title << "\n";
+  int status = checkAgainstReference(program, column, (*first)[0], (*first)[1],
+                                     (*first)[2], &*drawn);
+  printDrawnNotes(*drawn, seed);
+  checked = std::move((*first)[0]);
+  return status;
+}
+
 /// The check of --compare-with-unfused; returns the exit code. With drawn
 /// inputs (`specs`), results of one element are judged over
 /// kOneElementDraws draws (drawOneElementErrors).
@@ -395,19 +419,12 @@ static int compareWithUnfused(ModuleOp module, const RunOptions &options,
     }
     return all;
   };
-  auto first = runAll(inputs);
-  if (!first)
-    return fail(llvm::toString(first.takeError()));
-  auto drawn = drawOneElementErrors(*first, specs, options.seed, runAll);
-  if (!drawn)
-    return fail(llvm::toString(drawn.takeError()));
-  auto &[fusedOutputs, unfused, reference] = *first;
-
-  llvm::outs() << "@" << options.entry << ": fused vs unfused, both against "
-               << "the unfused program in f64\n";
-  int status = checkAgainstReference("the fused program", "fused error",
-                                     fusedOutputs, unfused, reference, &*drawn);
-  printDrawnNotes(*drawn, options.seed);
+  std::vector<HostTensor> fusedOutputs;
+  int status = checkOverDraws(
+      "@" + options.entry +
+          ": fused vs unfused, both against the unfused program in f64",
+      "the fused program", "fused error", inputs, specs, options.seed, runAll,
+      fusedOutputs);
   return dumpIfAsked(options, fusedOutputs, status);
 }
 
@@ -607,18 +624,11 @@ static int runOnCuda(ModuleOp module, const RunOptions &options,
         return std::move(error);
       return all;
     };
-    auto first = runAll(inputs);
-    if (!first)
-      return fail(llvm::toString(first.takeError()));
-    auto drawn = drawOneElementErrors(*first, specs, options.seed, runAll);
-    if (!drawn)
-      return fail(llvm::toString(drawn.takeError()));
-    llvm::outs() << "@" << options.entry << ": CUDA vs the unfused CPU "
-                 << "program, both against the unfused program in f64\n";
-    status = checkAgainstReference("the CUDA run", "cuda error", (*first)[0],
-                                   (*first)[1], (*first)[2], &*drawn);
-    printDrawnNotes(*drawn, options.seed);
-    outputs = std::move((*first)[0]);
+    status = checkOverDraws("@" + options.entry +
+                                ": CUDA vs the unfused CPU program, both "
+                                "against the unfused program in f64",
+                            "the CUDA run", "cuda error", inputs, specs,
+                            options.seed, runAll, outputs);
   } else {
     auto run = (*function)->run(inputs);
     if (!run)

@@ -304,13 +304,11 @@ mlir::coda::planGemmKernel(GemmOp gemm, GemmSchedule schedule, int64_t stages) {
     if (isa<FloatType>(cast<ShapedType>(input.getType()).getElementType()))
       continue;
     BlockArgument argument = gemm.getBody().getArgument(index + 1);
-    bool targetsOnly =
-        !argument.use_empty() &&
-        llvm::all_of(argument.getUsers(), [&](Operation *user) {
-          auto gather = dyn_cast<PartialGatherOp>(user);
-          return gather && gather.getTargets() == argument &&
-                 gather.getX() != argument;
-        });
+    bool targetsOnly = !argument.use_empty() &&
+                       llvm::all_of(argument.getUsers(), [&](Operation *user) {
+                         auto gather = dyn_cast<PartialGatherOp>(user);
+                         return gather && gather.getTargets() == argument;
+                       });
     if (!targetsOnly)
       return gemm.emitError("epilogue input #")
              << index << " of type " << input.getType()

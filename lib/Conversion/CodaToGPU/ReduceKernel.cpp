@@ -97,13 +97,13 @@ void mlir::coda::emitReduceKernel(OpBuilder &b, ReducePartialsOp reduce,
   auto sumTiles = [&](function_ref<Value(Value, ArrayRef<Value>)> term) {
     return reduceTiles(term, /*max=*/false);
   };
-  auto first = [](Value, ArrayRef<Value> v) { return v[0]; };
+  auto partial = [](Value, ArrayRef<Value> v) { return v[0]; };
   scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
     auto epsilon = [&] {
       return arith::ConstantOp::create(b, loc, reduce.getEpsilonAttr());
     };
     if (reduce.getKind() == "max" || reduce.getKind() == "lse") {
-      Value max = reduceTiles(first, /*max=*/true);
+      Value max = reduceTiles(partial, /*max=*/true);
       Value result = max;
       if (reduce.getKind() == "lse") {
         // max + log Σ exp(lseⱼ − max) over the blocks' log-sum-exps.
@@ -118,7 +118,7 @@ void mlir::coda::emitReduceKernel(OpBuilder &b, ReducePartialsOp reduce,
       scf::YieldOp::create(b, loc);
       return;
     }
-    Value sum = sumTiles(first);
+    Value sum = sumTiles(partial);
     if (reduce.getKind() == "sum") {
       LLVM::StoreOp::create(b, loc, sum, element(outputs[0], row));
     } else if (reduce.getKind() == "rstd") {
