@@ -151,23 +151,21 @@ LogicalResult ColumnWalk::walk(Value value, int64_t delta, int64_t lo,
                               "epilogue must be epilogue inputs");
     return walk(rope.getX(), delta, lo, hi);
   }
-  if (auto partial = dyn_cast<PartialReduceOp>(op)) {
+  // Partials along the rows come in blocks of the kernel's N-tile (a
+  // gather's targets are an epilogue input: the body makes no integers).
+  auto walkRowPartials = [&](auto partial, StringRef what) -> LogicalResult {
     if (partial.getTileN() && *partial.getTileN() != uint64_t(kTileN))
-      return op->emitError("the kernel generator reduces tiles of ")
-             << kTileN << " columns, but tile_n = " << *partial.getTileN();
+      return op->emitError("the kernel generator ")
+             << what << " tiles of " << kTileN
+             << " columns, but tile_n = " << *partial.getTileN();
     if (failed(storedOnly()))
       return failure();
     return walk(partial.getX(), delta, lo, hi);
-  }
-  if (auto gather = dyn_cast<PartialGatherOp>(op)) {
-    if (gather.getTileN() && *gather.getTileN() != uint64_t(kTileN))
-      return op->emitError("the kernel generator gathers in tiles of ")
-             << kTileN << " columns, but tile_n = " << *gather.getTileN();
-    // Its targets are an epilogue input: the body makes no integers.
-    if (failed(storedOnly()))
-      return failure();
-    return walk(gather.getX(), delta, lo, hi);
-  }
+  };
+  if (auto partial = dyn_cast<PartialReduceOp>(op))
+    return walkRowPartials(partial, "reduces");
+  if (auto gather = dyn_cast<PartialGatherOp>(op))
+    return walkRowPartials(gather, "gathers in");
   if (auto sums = dyn_cast<PartialSumRowsOp>(op)) {
     if (sums.getBlockRows() != uint64_t(PartialSumRowsOp::kEpilogueBlockRows))
       return op->emitError("the kernel generator sums blocks of ")

@@ -31,15 +31,11 @@ mlir::coda::checkReduceKernelSupport(ReducePartialsOp reduce) {
           ? gemm.getBody().getTerminator()->getOperand(result.getResultNumber())
           : Value();
   // A partial reduction's or gather's, along the rows.
-  Value source = yielded && isa_and_present<PartialReduceOp, PartialGatherOp>(
-                                yielded.getDefiningOp())
-                     ? getPartialsSource(yielded)
-                     : Value();
-  if (!source)
+  if (!yielded || !isa_and_present<PartialReduceOp, PartialGatherOp>(
+                      yielded.getDefiningOp()))
     return reduce.emitError("the kernel generator finishes partials stored by "
                             "a GEMM's epilogue; these come from elsewhere");
-  return llvm::divideCeil(
-      cast<RankedTensorType>(source.getType()).getDimSize(1), kTileN);
+  return llvm::divideCeil(getWidth(getPartialsSource(yielded)), kTileN);
 }
 
 void mlir::coda::emitReduceKernel(OpBuilder &b, ReducePartialsOp reduce,

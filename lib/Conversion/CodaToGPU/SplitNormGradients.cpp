@@ -59,51 +59,34 @@ static RankedTensorType getPartialsType(Value gamma) {
 }
 
 namespace {
-/// rms_norm_grad -> rms_norm_grad_partials + sum_rows, taking in the
-/// residual sum that is dx's only user.
-struct SplitRMSNormGrad : public OpRewritePattern<RMSNormGradOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(RMSNormGradOp op,
-                                PatternRewriter &rewriter) const override {
-    Value dx = op.getDx();
-    AddOp sum = getResidualSum(op, dx);
-    auto split = RMSNormGradPartialsOp::create(
-        rewriter, op.getLoc(),
-        TypeRange{getPartialsType(op.getGamma()), dx.getType()}, op.getX(),
-        op.getGamma(), op.getDy(), getResidual(sum, dx), op.getEpsilonAttr());
-    auto dgamma = SumRowsOp::create(
-        rewriter, op.getLoc(), op.getDgamma().getType(), split.getPartials());
-    if (sum)
-      rewriter.replaceOp(sum, split.getDx());
-    rewriter.replaceOp(op, ValueRange{split.getDx(), dgamma.getResult()});
-    return success();
-  }
-};
-
+/// rms_norm_grad -> rms_norm_grad_partials + sum_rows of its partials, and
 /// layer_norm_grad -> layer_norm_grad_partials + a sum_rows for each of
-/// dgamma and dbeta, taking in the residual sum as above.
-struct SplitLayerNormGrad : public OpRewritePattern<LayerNormGradOp> {
-  using OpRewritePattern::OpRewritePattern;
+/// dgamma and dbeta: a gradient's results are dx then its vector
+/// gradients, its GPU form's are one partials per vector gradient then dx.
+/// The residual sum that is dx's only user is taken in.
+template <typename GradOp, typename PartialsOp>
+struct SplitNormGrad : public OpRewritePattern<GradOp> {
+  using OpRewritePattern<GradOp>::OpRewritePattern;
 
-  LogicalResult matchAndRewrite(LayerNormGradOp op,
+  LogicalResult matchAndRewrite(GradOp op,
                                 PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
     Value dx = op.getDx();
     AddOp sum = getResidualSum(op, dx);
-    RankedTensorType partialsType = getPartialsType(op.getGamma());
-    auto split = LayerNormGradPartialsOp::create(
-        rewriter, op.getLoc(),
-        TypeRange{partialsType, partialsType, dx.getType()}, op.getX(),
-        op.getGamma(), op.getDy(), getResidual(sum, dx), op.getEpsilonAttr());
-    Type vectorType = op.getDgamma().getType();
-    auto dgamma = SumRowsOp::create(rewriter, op.getLoc(), vectorType,
-                                    split.getGammaPartials());
-    auto dbeta = SumRowsOp::create(rewriter, op.getLoc(), vectorType,
-                                   split.getBetaPartials());
+    ValueRange vectorGrads = op->getResults().drop_front();
+    SmallVector<Type> types(vectorGrads.size(), getPartialsType(op.getGamma()));
+    types.push_back(dx.getType());
+    auto split = PartialsOp::create(rewriter, loc, types, op.getX(),
+                                    op.getGamma(), op.getDy(),
+                                    getResidual(sum, dx), op.getEpsilonAttr());
+    SmallVector<Value> replacements = {split.getDx()};
+    for (auto [grad, partials] :
+         llvm::zip_equal(vectorGrads, split->getResults().drop_back()))
+      replacements.push_back(
+          SumRowsOp::create(rewriter, loc, grad.getType(), partials));
     if (sum)
       rewriter.replaceOp(sum, split.getDx());
-    rewriter.replaceOp(
-        op, ValueRange{split.getDx(), dgamma.getResult(), dbeta.getResult()});
+    rewriter.replaceOp(op, replacements);
     return success();
   }
 };
@@ -123,5 +106,7 @@ struct CodaSplitNormGradientsPass
 
 void mlir::coda::populateSplitNormGradientsPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<SplitRMSNormGrad, SplitLayerNormGrad>(patterns.getContext());
+  patterns.add<SplitNormGrad<RMSNormGradOp, RMSNormGradPartialsOp>,
+               SplitNormGrad<LayerNormGradOp, LayerNormGradPartialsOp>>(
+      patterns.getContext());
 }

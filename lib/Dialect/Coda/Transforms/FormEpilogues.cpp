@@ -174,15 +174,9 @@ struct CrossEntropyFromEpilogue : public OpRewritePattern<CrossEntropyOp> {
     // Each row's log-sum-exp and target logit, finished from the tiles'
     // (the per-row work spreads over rows; the loss reads one value each).
     unsigned count = extended.getNumResults();
-    auto rowType = RankedTensorType::get({partialsType.getDimSize(0), 1},
-                                         partialsType.getElementType());
     auto finish = [&](Value partials, StringRef kind) {
-      return ReducePartialsOp::create(rewriter, op.getLoc(), TypeRange{rowType},
-                                      ValueRange{partials}, kind,
-                                      /*count=*/IntegerAttr(),
-                                      /*epsilon=*/FloatAttr(),
-                                      /*tile_n=*/IntegerAttr())
-          .getResult(0);
+      return finishRowPartials(rewriter, op.getLoc(), partials, kind,
+                               getStatisticType(op.getLogits()));
     };
     rewriter.replaceOpWithNewOp<CrossEntropyFromPartialsOp>(
         op, op.getType(), finish(extended.getResult(count - 2), "lse"),
@@ -212,10 +206,9 @@ struct LogSumExpFromEpilogue : public OpRewritePattern<LogSumExpOp> {
                                                      yielded[resultIndex],
                                                      "lse", IntegerAttr())};
                    });
-    rewriter.replaceOpWithNewOp<ReducePartialsOp>(
-        op, TypeRange{op.getType()}, ValueRange{extended.getResults().back()},
-        "lse", /*count=*/IntegerAttr(), /*epsilon=*/FloatAttr(),
-        /*tile_n=*/IntegerAttr());
+    rewriter.replaceOp(op, finishRowPartials(rewriter, op.getLoc(),
+                                             extended.getResults().back(),
+                                             "lse", op.getType()));
     return success();
   }
 };

@@ -175,3 +175,13 @@ RankedTensorType mlir::coda::getStatisticType(Value x) {
   return RankedTensorType::get({type.getDimSize(0), 1},
                                Float32Type::get(x.getContext()));
 }
+
+Value mlir::coda::finishRowPartials(OpBuilder &builder, Location loc,
+                                    Value partials, StringRef kind, Type type) {
+  return ReducePartialsOp::create(builder, loc, TypeRange{type},
+                                  ValueRange{partials}, kind,
+                                  /*count=*/IntegerAttr(),
+                                  /*epsilon=*/FloatAttr(),
+                                  /*tile_n=*/IntegerAttr())
+      .getResult(0);
+}

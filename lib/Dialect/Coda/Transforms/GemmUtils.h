@@ -81,6 +81,12 @@ RankedTensorType getPartialsType(Value x);
 /// The `[M, 1]` f32 type of a per-row statistic of `x`.
 RankedTensorType getStatisticType(Value x);
 
+/// The coda.reduce_partials of `kind` ("sum", "max" or "lse") that finishes
+/// per-tile `partials` into one value per row, of type `type` (`[M, 1]`
+/// f32).
+Value finishRowPartials(OpBuilder &builder, Location loc, Value partials,
+                        StringRef kind, Type type);
+
 } // namespace mlir::coda
 
 #endif // CODA_LIB_DIALECT_CODA_TRANSFORMS_GEMMUTILS_H

@@ -373,11 +373,8 @@ Value TrainingPairBuilder::buildOutputDotGrad(RMSNormOp norm) {
     Location loc = norm.getLoc();
     Value partials = PartialReduceOp::create(
         builder, loc, getPartialsType(product), product, "sum", IntegerAttr());
-    Value sum = ReducePartialsOp::create(
-                    builder, loc, TypeRange{getStatisticType(product)},
-                    ValueRange{partials}, "sum", /*count=*/IntegerAttr(),
-                    /*epsilon=*/FloatAttr(), /*tile_n=*/IntegerAttr())
-                    .getResult(0);
+    Value sum = finishRowPartials(builder, loc, partials, "sum",
+                                  getStatisticType(product));
     rowDot = rowDot ? AddOp::create(builder, loc, sum.getType(), rowDot, sum)
                           .getResult()
                     : sum;
