@@ -1,6 +1,6 @@
 // The LM head of examples/lm-head.mlir with its logits also returned and
-// per-row losses (reduction "none"), for bench/lm_head_logits_check.py: the
-// logits GEMM stores its f32 tile beside the loss partials.
+// per-row losses (reduction "none"), for `bench/lm_head_bias.py logits` and
+// `split`: the logits GEMM stores its f32 tile beside the loss partials.
 func.func @lm_head(%x: tensor<?x2048xbf16>, %g: tensor<2048xbf16>,
                    %w: tensor<32768x2048xbf16>, %targets: tensor<?xi64>)
     -> (tensor<?xf32>, tensor<?x32768xf32>) {
