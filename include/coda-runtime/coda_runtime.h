@@ -168,8 +168,8 @@ CODA_RUNTIME_EXPORT CodaStatus codaSessionFindBuffer(const CodaSession *session,
 CODA_RUNTIME_EXPORT const char *
 codaSessionBufferName(const CodaSession *session, size_t index);
 
-/** Buffer `index`'s element type: "bf16", "f16" or "f32"; null when out of
-    range. */
+/** Buffer `index`'s element type: "bf16", "f16", "f32", "i32" or "i64";
+    null when out of range. */
 CODA_RUNTIME_EXPORT const char *
 codaSessionBufferType(const CodaSession *session, size_t index);
 
