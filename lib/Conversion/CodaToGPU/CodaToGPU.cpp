@@ -102,13 +102,16 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
   boxRows.append(cast<GemmOp>(op).getB().size(), plan.weightMapRows());
   fields.push_back(builder.getNamedAttr("tensor_map_rows",
                                         builder.getDenseI64ArrayAttr(boxRows)));
-  // Results staged for TMA stores arrive as tensor maps of 64-row boxes.
-  fields.push_back(
-      builder.getNamedAttr("result_tensor_map_rows",
-                           builder.getDenseI64ArrayAttr(llvm::map_to_vector(
-                               plan.stagedResults, [](bool staged) -> int64_t {
-                                 return staged ? 64 : 0;
-                               }))));
+  // Inputs loaded through the ring and results staged for TMA stores
+  // arrive as tensor maps of 64-row boxes.
+  auto boxRowsOf = [&](ArrayRef<bool> mapped) {
+    return builder.getDenseI64ArrayAttr(llvm::map_to_vector(
+        mapped, [](bool isMapped) -> int64_t { return isMapped ? 64 : 0; }));
+  };
+  fields.push_back(builder.getNamedAttr("input_tensor_map_rows",
+                                        boxRowsOf(plan.ringInputs)));
+  fields.push_back(builder.getNamedAttr("result_tensor_map_rows",
+                                        boxRowsOf(plan.stagedResults)));
   add("tiles_n", plan.nTiles());
   return builder.getDictionaryAttr(fields);
 }

@@ -14,7 +14,9 @@
 //
 // Inputs are read without branches at clamped addresses (the row clamped
 // to M - 1, the column pair to the tensor's last), so the loads of a row
-// can be in flight together; only stores are predicated.
+// can be in flight together; only stores are predicated. The inputs the
+// producer loads through the ring are read from its shared-memory boxes,
+// a slab at a time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +29,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <array>
@@ -61,6 +64,11 @@ public:
   /// The row's element of `targets`, an integer [M] epilogue input, as an
   /// index, memoized.
   Value target(Value targets);
+  /// Where the thread's pairs of the inputs loaded through the ring sit in
+  /// the slab's steps (none: read from global memory).
+  void setRingInputs(ArrayRef<std::optional<SwizzledPairs>> pairs) {
+    ringInputs = pairs;
+  }
 
 private:
   Value index(int64_t value) {
@@ -84,6 +92,7 @@ private:
   const EpilogueRange &range;
   int64_t slab, half;
   Value row, loadRow;
+  ArrayRef<std::optional<SwizzledPairs>> ringInputs;
   llvm::DenseMap<std::tuple<Value, int64_t, int64_t>, Value> values;
   /// How an input is read: a column pair at n0 + 2·quad + offset, the row's
   /// one value, a RoPE table at 2·quad + offset ("half") or quad + offset
@@ -131,6 +140,24 @@ std::pair<Value, Value> RowEvaluator::inputPair(unsigned input,
                                                 int64_t offset) {
   auto key = std::make_tuple(input, Access::Pair, offset);
   auto it = loads.find(key);
+  if (it == loads.end() && !ringInputs.empty() && ringInputs[input]) {
+    // From the slab's ring step: column half offset / 64 is the box, the
+    // lower row 8 rows (1 KiB) further.
+    Type element = getElementTypeOrSelf(gemm.getInputs()[input].getType());
+    Value both = LLVM::LoadOp::create(
+        b, loc, VectorType::get({2}, element),
+        ringInputs[input]->pointer(b, loc, offset % 64 / 8,
+                                   offset / 64 * 64 * 128 + half * 8 * 128),
+        4);
+    SmallVector<Value, 2> pair;
+    for (int32_t e = 0; e < 2; ++e) {
+      Value narrow = LLVM::ExtractElementOp::create(
+          b, loc, both,
+          arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(e)));
+      pair.push_back(arith::ExtFOp::create(b, loc, b.getF32Type(), narrow));
+    }
+    it = loads.try_emplace(key, std::move(pair)).first;
+  }
   if (it == loads.end()) {
     // Column n0 + 2·quad + offset, clamped to the last pair of the tensor.
     int64_t width = getWidth(gemm.getInputs()[input]);
@@ -437,6 +464,11 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
   for (int64_t slab = 0; slab < plan.slabs; ++slab) {
     MutableArrayRef<RowState> rowGroup =
         MutableArrayRef<RowState>(rowStates).slice(2 * slab, 2);
+    SmallVector<std::optional<SwizzledPairs>> ringInputs;
+    if (frame.enterSlab)
+      ringInputs = frame.enterSlab(slab);
+    for (RowState &state : rowGroup)
+      state.evaluator->setRingInputs(ringInputs);
     std::optional<int64_t> chunk;
     for (ArrayRef<int64_t> batch :
          llvm::map_range(llvm::seq<int64_t>(0, order.size() / kPairsPerBatch),
@@ -561,6 +593,8 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
       staging->flush(slab, *chunk * plan.stagingColumns);
     if (!blockSums.empty())
       storeBlockSums(rowGroup[0]);
+    if (frame.leaveSlab)
+      frame.leaveSlab(slab);
   }
 
   // Partial reductions: the four lanes of the quad that share a row combine

@@ -9,6 +9,10 @@
 #define CODA_LIB_CONVERSION_CODATOGPU_EPILOGUEEMITTER_H
 
 #include "OutputStaging.h"
+#include "SwizzledPairs.h"
+
+#include <functional>
+#include <optional>
 
 namespace mlir::coda {
 
@@ -27,6 +31,15 @@ struct EpilogueFrame {
   /// The staging buffer of the results that plan.stagedResults sends out
   /// by TMA.
   StagingFrame staging;
+  /// Called before a slab's first batch: waits for the slab's steps of the
+  /// inputs loaded through the ring (plan.ringInputs) and returns, per
+  /// epilogue input, where the thread's pairs of it sit (none: read from
+  /// global memory).
+  std::function<SmallVector<std::optional<SwizzledPairs>>(int64_t slab)>
+      enterSlab;
+  /// Called after a slab's last batch (its partial sums stored): releases
+  /// the slab's ring steps.
+  std::function<void(int64_t slab)> leaveSlab;
 };
 
 /// Emits `gemm`'s epilogue region on the warpgroup's registers: each output

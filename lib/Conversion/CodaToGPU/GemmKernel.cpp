@@ -15,7 +15,10 @@
 //   counted from the row argument) and one B box per accumulator base
 //   (128 weight rows x 64 k; for a [K, N] weight, b_layout "kn", two boxes
 //   of 64 k-rows x 64 columns that wgmma reads MN-major), into
-//   128-byte-swizzled shared memory;
+//   128-byte-swizzled shared memory. After a tile's k-tiles, the epilogue
+//   inputs of plan.ringInputs take one step each per m64 slab: that slab's
+//   rows of both consumers, the tile's 128 columns, as four 64 x 64 boxes
+//   in the slot's A box;
 //   warpgroups 1 and 2, the consumers, take registers (setmaxnreg 240).
 //   Cooperative: both work on every tile, each on plan.slabs m64 slabs of
 //   its rows. Ping-pong: consumer c takes the CTA's tiles c, c + 2, ...,
@@ -25,9 +28,10 @@
 //   boxes x 4 wgmma m64n128k16 from shared-memory descriptors, keeps one
 //   group in flight, and releases the slot of the retired group (`empty`,
 //   one arrive per warp); after a tile it runs the epilogue on its
-//   registers (EpilogueEmitter), which sends the 16-bit tile results out
-//   through a staging buffer per consumer and TMA stores (OutputStaging)
-//   when the ring leaves room for it.
+//   registers (EpilogueEmitter), which waits for a slab's input steps
+//   before its first batch and releases them after its last, and sends the
+//   16-bit tile results out through a staging buffer per consumer and TMA
+//   stores (OutputStaging) when the ring leaves room for it.
 //
 // TMA fills rows and columns past the tensors with zeros and clips its
 // stores; the epilogue predicates its other stores.
@@ -44,6 +48,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace mlir::coda;
@@ -57,6 +62,8 @@ constexpr int64_t kGroupRows = 8;
 /// The bytes of one 64-column swizzle atom of an MN-major B box: 64 k-rows
 /// of 128 bytes.
 constexpr int64_t kMNMajorAtomBytes = 64 * 128;
+/// The bytes of one 64 x 64 box of a 16-bit epilogue input.
+constexpr int64_t kInputBoxBytes = 64 * 64 * 2;
 
 namespace {
 /// Builds one kernel; holds the values every part of it uses.
@@ -74,8 +81,10 @@ private:
   Value i64(int64_t value) {
     return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(value));
   }
-  MemRefType boxType(int64_t rows) {
-    return MemRefType::get({rows, kTileK}, elementType,
+  /// A box of `rows` rows by 64 columns (of `element`, the operands' type
+  /// by default) in shared memory.
+  MemRefType boxType(int64_t rows, Type element = {}) {
+    return MemRefType::get({rows, kTileK}, element ? element : elementType,
                            MemRefLayoutAttrInterface(),
                            gpu::AddressSpaceAttr::get(
                                b.getContext(), gpu::AddressSpace::Workgroup));
@@ -104,7 +113,7 @@ private:
         b, loc, index(plan.stages * plan.aBoxBytes()),
         arith::MulIOp::create(b, loc, boxIndex, index(plan.bBoxBytes())));
   }
-  Value view(Value byteOffset, int64_t rows);
+  Value view(Value byteOffset, int64_t rows, Type element = {});
   /// The shared-memory matrix descriptor of the box at `byteOffset`:
   /// K-major, 128-byte swizzle, 1024 bytes between 8-row groups.
   Value descriptor(Value byteOffset, int64_t rows);
@@ -127,6 +136,23 @@ private:
   std::pair<Value, Value> boxSource(Value n0, int64_t box);
   /// Slot and phase of step `g` of the ring.
   std::pair<Value, Value> ringPosition(Value g);
+  /// The producer's side of step `g`: waits until its slot is empty (from
+  /// the ring's second round on) and arms `full` with `bytes`. Returns the
+  /// slot.
+  Value fillSlot(Value g, int64_t bytes);
+  /// The byte offset of 64 x 64 box (consumer, column half) of an epilogue
+  /// input's step in `slot`.
+  Value inputBoxOffset(Value slot, int64_t consumer, int64_t half) {
+    return arith::AddIOp::create(b, loc, aOffset(slot),
+                                 index((2 * consumer + half) * kInputBoxBytes));
+  }
+  /// The first ring step of the tile number `ordinal`: tiles take their
+  /// k-tiles, then their epilogue inputs' steps.
+  Value firstStep(Value ordinal) {
+    return arith::MulIOp::create(
+        b, loc, ordinal,
+        arith::AddIOp::create(b, loc, kTiles, index(plan.epilogueSteps())));
+  }
   /// One tile's mainloop for one consumer: ring steps first .. first +
   /// kTiles - 1, on the registers of `carried`; `onIssued` runs once every
   /// wgmma is issued, before the last ones retire. Returns the
@@ -150,17 +176,19 @@ private:
   /// The weights' tensor maps, as the pointers the kernel receives.
   SmallVector<Value> weightMaps;
   ValueRange inputs, outputs;
-  /// Per result, its tensor map when it is staged (plan.stagedResults).
-  SmallVector<Value> resultMaps;
+  /// Per result, its tensor map when it is staged (plan.stagedResults);
+  /// per epilogue input, its tensor map when it is loaded through the ring
+  /// (plan.ringInputs).
+  SmallVector<Value> resultMaps, inputMaps;
   // Values of the setup.
   Value tid, warpgroup, smem, full, empty, turn;
   Value rowTiles, cta, ctas, ctaTiles;
 };
 } // namespace
 
-Value GemmKernelBuilder::view(Value byteOffset, int64_t rows) {
-  return memref::ViewOp::create(b, loc, boxType(rows), smem, byteOffset,
-                                ValueRange());
+Value GemmKernelBuilder::view(Value byteOffset, int64_t rows, Type element) {
+  return memref::ViewOp::create(b, loc, boxType(rows, element), smem,
+                                byteOffset, ValueRange());
 }
 
 Value GemmKernelBuilder::descriptor(Value byteOffset, int64_t rows) {
@@ -285,6 +313,20 @@ std::pair<Value, Value> GemmKernelBuilder::ringPosition(Value g) {
           arith::DivUIOp::create(b, loc, g, index(plan.stages))};
 }
 
+Value GemmKernelBuilder::fillSlot(Value g, int64_t bytes) {
+  Value slot, fill;
+  std::tie(slot, fill) = ringPosition(g);
+  Value refill = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, g,
+                                       index(plan.stages));
+  scf::IfOp::create(b, loc, refill, [&](OpBuilder &, Location) {
+    waitParity(empty, slot, arith::SubIOp::create(b, loc, fill, index(1)));
+    scf::YieldOp::create(b, loc);
+  });
+  nvgpu::MBarrierArriveExpectTxOp::create(b, loc, full, index(bytes), slot,
+                                          Value());
+  return slot;
+}
+
 std::pair<Value, Value> GemmKernelBuilder::boxSource(Value n0, int64_t box) {
   // The accumulator column of the box's first row: n0 plus the base of the
   // tile's range.
@@ -330,22 +372,12 @@ void GemmKernelBuilder::buildProducer() {
                             .getResult(0);
             sources.push_back({map, row});
           }
-          Value first = arith::MulIOp::create(b, loc, ordinal, kTiles);
+          Value first = firstStep(ordinal);
           scf::ForOp::create(
               b, loc, index(0), kTiles, index(1), ValueRange(),
               [&](OpBuilder &, Location, Value tile, ValueRange) {
                 Value g = arith::AddIOp::create(b, loc, first, tile);
-                Value slot, fill;
-                std::tie(slot, fill) = ringPosition(g);
-                Value refill = arith::CmpIOp::create(
-                    b, loc, arith::CmpIPredicate::uge, g, index(plan.stages));
-                scf::IfOp::create(b, loc, refill, [&](OpBuilder &, Location) {
-                  waitParity(empty, slot,
-                             arith::SubIOp::create(b, loc, fill, index(1)));
-                  scf::YieldOp::create(b, loc);
-                });
-                nvgpu::MBarrierArriveExpectTxOp::create(
-                    b, loc, full, index(plan.stageBytes()), slot, Value());
+                Value slot = fillSlot(g, plan.stageBytes());
                 // TMA coordinates are innermost first: (k, row).
                 Value k = arith::MulIOp::create(b, loc, tile, index(kTileK));
                 if (!plan.reducesRows) {
@@ -394,6 +426,32 @@ void GemmKernelBuilder::buildProducer() {
                 }
                 scf::YieldOp::create(b, loc);
               });
+          // The epilogue inputs' steps: per slab, per input, both
+          // consumers' 64 rows of it by the tile's 128 columns.
+          Value step = arith::AddIOp::create(b, loc, first, kTiles);
+          for (int64_t slab = 0; slab < plan.slabs; ++slab)
+            for (Value map : inputMaps) {
+              if (!map)
+                continue;
+              Value slot = fillSlot(step, plan.aBoxBytes());
+              Type element = cast<nvgpu::TensorMapDescriptorType>(map.getType())
+                                 .getTensor()
+                                 .getElementType();
+              for (int64_t consumer = 0; consumer < kConsumers; ++consumer)
+                for (int64_t half = 0; half < 2; ++half)
+                  // TMA coordinates are innermost first: (column, row).
+                  nvgpu::TmaAsyncLoadOp::create(
+                      b, loc,
+                      view(inputBoxOffset(slot, consumer, half), 64, element),
+                      full, map,
+                      ValueRange{
+                          arith::AddIOp::create(b, loc, n0, index(64 * half)),
+                          arith::AddIOp::create(
+                              b, loc, m0,
+                              index(consumer * plan.slabs * 64 + slab * 64))},
+                      slot, Value(), Value());
+              step = arith::AddIOp::create(b, loc, step, index(1));
+            }
           scf::YieldOp::create(b, loc);
         });
     scf::YieldOp::create(b, loc);
@@ -568,7 +626,7 @@ void GemmKernelBuilder::buildConsumer() {
         }
         Value m0, n0;
         std::tie(m0, n0) = tileOrigin(ordinal);
-        Value first = arith::MulIOp::create(b, loc, ordinal, kTiles);
+        Value first = firstStep(ordinal);
         // Ping-pong: once this tile's wgmma are issued, the other consumer
         // may issue its next tile's; they queue behind these.
         auto passTurn = [&] {
@@ -616,6 +674,54 @@ void GemmKernelBuilder::buildConsumer() {
           frame.accumulators.push_back(
               SmallVector<Value, 2>(ArrayRef<Value>(accumulators)
                                         .slice(slab * plan.boxes, plan.boxes)));
+        // The epilogue inputs' steps of each slab, in the producer's order:
+        // the slab waits for them and reads this consumer's boxes. Each
+        // range's copy of the epilogue computes its own slots.
+        SmallVector<SmallVector<Value>> slabSlots(plan.slabs);
+        frame.enterSlab = [&](int64_t slab) {
+          slabSlots[slab].clear();
+          SmallVector<std::optional<SwizzledPairs>> pairs(inputMaps.size());
+          int64_t step = slab * llvm::count(plan.ringInputs, true);
+          for (auto [input, map] : llvm::enumerate(inputMaps)) {
+            if (!map)
+              continue;
+            auto [slot, fill] = ringPosition(arith::AddIOp::create(
+                b, loc, first,
+                arith::AddIOp::create(b, loc, kTiles, index(step++))));
+            waitParity(full, slot, fill);
+            slabSlots[slab].push_back(slot);
+            Value boxes = arith::AddIOp::create(
+                b, loc, aOffset(slot),
+                arith::MulIOp::create(b, loc, consumer,
+                                      index(2 * kInputBoxBytes)));
+            pairs[input].emplace(
+                b, loc,
+                arith::AddIOp::create(
+                    b, loc,
+                    memref::ExtractAlignedPointerAsIndexOp::create(b, loc,
+                                                                   smem),
+                    boxes),
+                rowInSlab, frame.quad);
+          }
+          return pairs;
+        };
+        // Every lane's reads are done before the warp's first lane
+        // releases the slots.
+        frame.leaveSlab = [&](int64_t slab) {
+          if (slabSlots[slab].empty())
+            return;
+          NVVM::SyncWarpOp::create(
+              b, loc,
+              arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(-1)));
+          Value firstLane = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::eq, lane, index(0));
+          scf::IfOp::create(b, loc, firstLane, [&](OpBuilder &, Location) {
+            for (Value slot : slabSlots[slab])
+              nvgpu::MBarrierArriveOp::create(
+                  b, loc, nvgpu::MBarrierTokenType::get(context), empty, slot);
+            scf::YieldOp::create(b, loc);
+          });
+        };
         emitEpilogue(b, loc, gemm, plan, frame);
         // The next tile overwrites the registers; nothing is carried, so
         // the epilogue frees them as it goes.
@@ -665,17 +771,24 @@ void GemmKernelBuilder::build(StringRef name) {
   unsigned inputCount = gemm.getInputs().size();
   inputs = args.slice(2 + weights, inputCount);
   outputs = args.drop_front(2 + weights + inputCount);
-  // A staged result arrives as its tensor map, of 64 x 64 boxes.
-  for (auto [output, result, staged] :
-       llvm::zip_equal(outputs, gemm.getResults(), plan.stagedResults))
-    resultMaps.push_back(
-        staged ? UnrealizedConversionCastOp::create(
-                     b, loc,
-                     mapType(64, cast<RankedTensorType>(result.getType())
-                                     .getElementType()),
-                     output)
-                     .getResult(0)
-               : Value());
+  // An input loaded through the ring and a staged result arrive as their
+  // tensor maps, of 64 x 64 boxes.
+  auto boxMaps = [&](ValueRange pointers, ValueRange tensors,
+                     ArrayRef<bool> mapped) {
+    SmallVector<Value> maps;
+    for (auto [pointer, tensor, isMapped] :
+         llvm::zip_equal(pointers, tensors, mapped))
+      maps.push_back(
+          isMapped
+              ? UnrealizedConversionCastOp::create(
+                    b, loc, mapType(64, getElementTypeOrSelf(tensor.getType())),
+                    pointer)
+                    .getResult(0)
+              : Value());
+    return maps;
+  };
+  inputMaps = boxMaps(inputs, gemm.getInputs(), plan.ringInputs);
+  resultMaps = boxMaps(outputs, gemm.getResults(), plan.stagedResults);
 
   buildSetup();
   Value isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,

@@ -72,6 +72,8 @@ public:
 
   SmallVector<std::pair<int64_t, Operation *>> cuts;
   llvm::SmallSetVector<int64_t, 4> bases;
+  /// Per epilogue input (region argument), the shifts it is read at.
+  llvm::DenseMap<BlockArgument, llvm::SmallSetVector<int64_t, 2>> inputShifts;
 
 private:
   GemmOp gemm;
@@ -92,8 +94,10 @@ LogicalResult ColumnWalk::walk(Value value, int64_t delta, int64_t lo,
     bases.insert(delta);
     return success();
   }
-  if (isa<BlockArgument>(value))
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    inputShifts[argument].insert(delta);
     return success();
+  }
 
   Operation *op = value.getDefiningOp();
   // Partials are results of their own: nothing in the epilogue reads them.
@@ -273,6 +277,32 @@ static void planOutputStaging(GemmOp gemm, GemmKernelPlan &plan) {
     plan.stagedResults[index] = true;
 }
 
+/// Chooses the epilogue inputs the producer loads through the ring: 16-bit
+/// [M, W] tiles read only at the output's own columns (shift 0, so a
+/// tile's 128 columns of the input are its box), with rows of whole
+/// 16-byte units (TMA's stride rule), at most one ring of them. The steps
+/// fill a slot's A box, which holds both consumers' rows of one slab only
+/// in cooperative 256-row tiles.
+static void planRingInputs(GemmOp gemm, const ColumnWalk &walk,
+                           GemmKernelPlan &plan) {
+  plan.ringInputs.assign(gemm.getInputs().size(), false);
+  if (plan.schedule != GemmSchedule::Cooperative || plan.slabs != 2)
+    return;
+  int64_t taken = 0;
+  for (auto [index, input] : llvm::enumerate(gemm.getInputs())) {
+    auto type = cast<RankedTensorType>(input.getType());
+    auto shifts = walk.inputShifts.find(gemm.getBody().getArgument(index + 1));
+    if (type.getRank() != 2 || type.getElementTypeBitWidth() != 16 ||
+        !isa<FloatType>(type.getElementType()) ||
+        type.getDimSize(1) != plan.width || plan.width % 8 != 0 ||
+        shifts == walk.inputShifts.end() || shifts->second.size() != 1 ||
+        shifts->second.front() != 0 || taken == plan.stages)
+      continue;
+    plan.ringInputs[index] = true;
+    ++taken;
+  }
+}
+
 FailureOr<GemmKernelPlan>
 mlir::coda::planGemmKernel(GemmOp gemm, GemmSchedule schedule, int64_t stages) {
   GemmKernelPlan plan;
@@ -382,6 +412,7 @@ mlir::coda::planGemmKernel(GemmOp gemm, GemmSchedule schedule, int64_t stages) {
            << " KiB of shared memory; a CTA has " << kMaxSharedBytes / 1024
            << " KiB";
   planOutputStaging(gemm, plan);
+  planRingInputs(gemm, cutWalk, plan);
   return plan;
 }
 

@@ -102,6 +102,12 @@ struct GemmKernelPlan {
   /// has one 64-row chunk of every staged result after the ring.
   SmallVector<bool> stagedResults;
   int64_t stagingColumns = 0;
+  /// Which epilogue inputs the producer loads through the ring: 16-bit
+  /// [M, W] tiles read at the output's own columns (cooperative 256-row
+  /// tiles only). After a tile's k-tiles, each m64 slab takes one ring step
+  /// per such input: the slab's rows of both consumers, 128 columns, as
+  /// four 64 x 64 boxes in the slot's A box.
+  SmallVector<bool> ringInputs;
 
   /// Consumer warpgroups per tile, and the rows of a tile.
   int64_t consumersPerTile() const {
@@ -115,6 +121,10 @@ struct GemmKernelPlan {
   int64_t weightMapRows() const { return weightsMNMajor ? kTileK : kTileN; }
   int64_t stageBytes() const { return aBoxBytes() + boxes * bBoxBytes(); }
   int64_t stagedCount() const { return llvm::count(stagedResults, true); }
+  /// The ring steps of one tile's epilogue inputs: one per slab and input.
+  int64_t epilogueSteps() const {
+    return slabs * llvm::count(ringInputs, true);
+  }
   /// One consumer's staging buffer: a 64-row chunk of each staged result.
   int64_t stagingBytesPerConsumer() const {
     return stagedCount() * 64 * stagingColumns * 2;

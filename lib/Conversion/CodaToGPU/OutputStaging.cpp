@@ -32,23 +32,14 @@ constexpr int64_t kBoxBytes = 64 * 64 * 2;
 OutputStaging::OutputStaging(OpBuilder &b, Location loc,
                              const GemmKernelPlan &plan,
                              const StagingFrame &frame)
-    : b(b), loc(loc), plan(plan), frame(frame) {
-  Value base =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, frame.smem);
-  // Bits 4-6 of the row's address are zero (the buffer is 1 KiB-aligned,
-  // rows are 128 bytes), so they can hold the swizzled unit: unit 0 is
-  // rowInSlab % 8, and unit u of the row is that address xor 16 · u.
-  Value row = arith::AddIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, base, frame.offset),
-      arith::MulIOp::create(b, loc, frame.rowInSlab, index(128)));
-  Value unit0 = arith::MulIOp::create(
-      b, loc, arith::RemUIOp::create(b, loc, frame.rowInSlab, index(8)),
-      index(16));
-  Value address = arith::AddIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, row, unit0),
-      arith::MulIOp::create(b, loc, frame.quad, index(4)));
-  threadAddress = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
-}
+    : b(b), loc(loc), plan(plan), frame(frame),
+      pairs(
+          b, loc,
+          arith::AddIOp::create(b, loc,
+                                memref::ExtractAlignedPointerAsIndexOp::create(
+                                    b, loc, frame.smem),
+                                frame.offset),
+          frame.rowInSlab, frame.quad) {}
 
 Value OutputStaging::index(int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
@@ -84,20 +75,11 @@ void OutputStaging::acquire() {
 void OutputStaging::write(int64_t slot, int64_t half, int64_t pair,
                           Value packed) {
   int64_t column = 8 * pair % plan.stagingColumns;
-  int64_t fixed = boxOffset(slot, column / 64) + half * 8 * 128;
-  // The unit's address xor-ed in, the rest (result, box, half) as a
-  // constant offset the store folds: eight addresses per thread in all.
-  Value unit = arith::XOrIOp::create(
-      b, loc, threadAddress,
-      arith::ConstantOp::create(
-          b, loc, b.getI64IntegerAttr(column % 64 / 8 * 16)));
-  auto shared = LLVM::LLVMPointerType::get(
-      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
-  Value address = LLVM::GEPOp::create(
-      b, loc, shared, b.getI8Type(),
-      LLVM::IntToPtrOp::create(b, loc, shared, unit),
-      ArrayRef<LLVM::GEPArg>{int32_t(fixed)});
-  LLVM::StoreOp::create(b, loc, packed, address, 4);
+  LLVM::StoreOp::create(
+      b, loc, packed,
+      pairs.pointer(b, loc, column % 64 / 8,
+                    boxOffset(slot, column / 64) + half * 8 * 128),
+      4);
 }
 
 void OutputStaging::flush(int64_t slab, int64_t column) {

@@ -8,6 +8,7 @@
 #define CODA_LIB_CONVERSION_CODATOGPU_OUTPUTSTAGING_H
 
 #include "GemmKernelPlan.h"
+#include "SwizzledPairs.h"
 
 namespace mlir::coda {
 
@@ -31,10 +32,8 @@ struct StagingFrame {
 };
 
 /// The staging buffer of one consumer warpgroup: per staged result, a chunk
-/// of 64 rows by plan.stagingColumns columns in 128-byte-swizzled boxes of
-/// 64 columns (the layout of the results' TMA boxes). The thread that owns
-/// row r and column pair c of a chunk writes 4 bytes at 16-byte unit
-/// (c / 8) ^ (r % 8) of the row: the warp's 8 rows hit 8 distinct units.
+/// of 64 rows by plan.stagingColumns columns in swizzled boxes of 64
+/// columns (SwizzledPairs, the layout of the results' TMA boxes).
 class OutputStaging {
 public:
   OutputStaging(OpBuilder &b, Location loc, const GemmKernelPlan &plan,
@@ -69,9 +68,8 @@ private:
   Location loc;
   const GemmKernelPlan &plan;
   const StagingFrame &frame;
-  /// The shared-window address of the thread's pair in unit 0 of its row
-  /// (rowInSlab, quad), swizzled.
-  Value threadAddress;
+  /// The thread's pairs in the buffer's boxes.
+  SwizzledPairs pairs;
 };
 
 } // namespace mlir::coda

@@ -166,8 +166,12 @@ static llvm::json::Object planFunction(func::FuncOp func) {
       for (auto [value, boxRows] : llvm::zip_equal(mapped, rows.asArrayRef()))
         arguments.push_back(tensorMapOf(value, boxRows));
       arguments.push_back(llvm::json::Object{{"rows", operandRows}});
-      for (Value input : gemm.getInputs())
-        arguments.push_back(bufferOf(input));
+      auto inputRows = launch.getAs<DenseI64ArrayAttr>("input_tensor_map_rows");
+      for (auto [index, input] : llvm::enumerate(gemm.getInputs())) {
+        int64_t boxRows = inputRows ? inputRows[index] : 0;
+        arguments.push_back(boxRows ? tensorMapOf(input, boxRows)
+                                    : bufferOf(input));
+      }
     } else {
       arguments.push_back(llvm::json::Object{{"rows", operandRows}});
       for (Value operand : op.getOperands())

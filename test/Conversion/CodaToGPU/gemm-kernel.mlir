@@ -11,8 +11,12 @@
 // accumulators), release slots, and run the epilogue per register with
 // loads; the bf16 result goes out through each consumer's 64 x 128 staging
 // buffer (32 KiB after the 4-slot ring) and TMA stores of 64 x 64 boxes.
+// The residual, an [M, W] tile read at the output's own columns, arrives as
+// a tensor map: the producer loads it after each tile's k-tiles, one ring
+// step of four 64 x 64 boxes (32 KiB) per slab, and the epilogue reads its
+// pairs from shared memory, a slab at a time, then releases the slot.
 // CHECK-LABEL: func.func @fused
-//       CHECK:   coda.gemm {{.*}}{coda.kernel = @coda_kernels::@fused_gemm0, coda.launch = {block = 384 : i64, persistent = true, result_tensor_map_rows = array<i64: 64>, rows_per_tile = 256 : i64, schedule = "cooperative", shared_bytes = 230400 : i64, stages = 4 : i64, tensor_map_rows = array<i64: 256, 128>, tiles_n = 3 : i64}}
+//       CHECK:   coda.gemm {{.*}}{coda.kernel = @coda_kernels::@fused_gemm0, coda.launch = {block = 384 : i64, input_tensor_map_rows = array<i64: 0, 64>, persistent = true, result_tensor_map_rows = array<i64: 64>, rows_per_tile = 256 : i64, schedule = "cooperative", shared_bytes = 230400 : i64, stages = 4 : i64, tensor_map_rows = array<i64: 256, 128>, tiles_n = 3 : i64}}
 //       CHECK: gpu.module @coda_kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">]
 //       CHECK:   memref.global "public" @coda_smem : memref<0xi8, #gpu.address_space<workgroup>> {alignment = 1024 : i64}
 //       CHECK:   gpu.func @fused_gemm0(%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) kernel attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32}
@@ -28,6 +32,11 @@
 //       CHECK:           nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.+}}], %c49152
 //       CHECK:           nvgpu.tma.async.load {{.*}} : <tensor = memref<256x64xbf16, 3>
 //       CHECK:           nvgpu.tma.async.load {{.*}} : <tensor = memref<128x64xbf16, 3>
+//       CHECK:         nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
+//       CHECK:         nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.+}}], %c32768
+//   CHECK-COUNT-4:     nvgpu.tma.async.load {{.*}} : <tensor = memref<64x64xbf16, 3>
+//       CHECK:         nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.+}}], %c32768
+//   CHECK-COUNT-4:     nvgpu.tma.async.load {{.*}} : <tensor = memref<64x64xbf16, 3>
 //       CHECK:     nvvm.setmaxregister increase 240
 //       CHECK:       scf.for
 //       CHECK:         nvgpu.mbarrier.try_wait.parity %[[FULL]]
@@ -43,11 +52,13 @@
 //       CHECK:           nvgpu.mbarrier.arrive %[[EMPTY]]
 //       CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
 //       CHECK:         nvgpu.mbarrier.arrive %[[EMPTY]]
+//       CHECK:         nvgpu.mbarrier.try_wait.parity %[[FULL]]
 //       CHECK:         scf.if
 //       CHECK:           nvvm.cp.async.bulk.wait_group 0 {read}
 //       CHECK:         nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
 //       CHECK:         llvm.extractvalue
-//       CHECK:         llvm.load
+//       CHECK:         llvm.load {{.*}} : !llvm.ptr -> vector<2xbf16>
+//       CHECK:         llvm.load {{.*}} : !llvm.ptr<3> -> vector<2xbf16>
 // The epilogue's transcendentals and divisions are approximate (afn).
 //       CHECK:         math.exp {{.*}} fastmath<afn> : f32
 //       CHECK:         arith.divf {{.*}} fastmath<afn> : f32
@@ -58,6 +69,9 @@
 //       CHECK:         scf.if
 //   CHECK-COUNT-2:       nvgpu.tma.async.store {{.*}} : memref<64x64xbf16, #gpu.address_space<workgroup>> -> <tensor = memref<64x64xbf16, 3>, swizzle = swizzle_128b
 //       CHECK:           nvvm.cp.async.bulk.commit.group
+//       CHECK:         nvvm.bar.warp.sync
+//       CHECK:         scf.if
+//       CHECK:           nvgpu.mbarrier.arrive %[[EMPTY]]
 //       CHECK:       nvvm.cp.async.bulk.wait_group 0{{$}}
 // TWO: num_barriers = 2
 func.func @fused(%x: tensor<?x256xbf16>, %w: tensor<384x256xbf16>, %b: tensor<384xbf16>, %r: tensor<?x384xbf16>) -> tensor<?x384xbf16> {
@@ -147,7 +161,7 @@ func.func @finish(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<?x
 // gate column j and up column j sit in the same register of the two
 // accumulators.
 // CHECK-LABEL: func.func @swiglu
-//       CHECK:   coda.launch = {block = 384 : i64, persistent = true, result_tensor_map_rows = array<i64: 64>, rows_per_tile = 128 : i64, schedule = "cooperative", shared_bytes = 230400 : i64, stages = 4 : i64, tensor_map_rows = array<i64: 128, 128, 128>, tiles_n = 2 : i64}
+//       CHECK:   coda.launch = {block = 384 : i64, input_tensor_map_rows = array<i64: 0>, persistent = true, result_tensor_map_rows = array<i64: 64>, rows_per_tile = 128 : i64, schedule = "cooperative", shared_bytes = 230400 : i64, stages = 4 : i64, tensor_map_rows = array<i64: 128, 128, 128>, tiles_n = 2 : i64}
 //       CHECK:   gpu.func @swiglu_gemm0(%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr)
 //       CHECK:     nvgpu.mbarrier.arrive.expect_tx {{.*}}, %c49152
 //   CHECK-COUNT-3:   nvgpu.tma.async.load
@@ -204,9 +218,9 @@ func.func @rope(%x: tensor<?x64xbf16>, %w: tensor<384x64xbf16>, %c: tensor<?x32x
 // Ping-pong: each consumer takes every other tile of 128 rows (a 128-row A
 // box, 32 KiB stages, 7 of them), and starts a tile's wgmma when the other
 // consumer has issued its previous tile's ("turn" mbarriers, one arrive per
-// warp).
+// warp). Its epilogue reads the residual from global memory.
 // PINGPONG-LABEL: func.func @fused
-//       PINGPONG:   coda.launch = {block = 384 : i64, persistent = true, result_tensor_map_rows = array<i64: 0>, rows_per_tile = 128 : i64, schedule = "pingpong", shared_bytes = 230400 : i64, stages = 7 : i64, tensor_map_rows = array<i64: 128, 128>, tiles_n = 3 : i64}
+//       PINGPONG:   coda.launch = {block = 384 : i64, input_tensor_map_rows = array<i64: 0, 0>, persistent = true, result_tensor_map_rows = array<i64: 0>, rows_per_tile = 128 : i64, schedule = "pingpong", shared_bytes = 230400 : i64, stages = 7 : i64, tensor_map_rows = array<i64: 128, 128>, tiles_n = 3 : i64}
 //       PINGPONG:   gpu.func @fused_gemm0
 //       PINGPONG:     nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 7>
 //       PINGPONG:     nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 7>

@@ -1,0 +1,66 @@
+// RUN: coda-opt %s --split-input-file --convert-coda-to-gpu | FileCheck %s
+// RUN: coda-opt %s --split-input-file --convert-coda-to-gpu="stages=2" | FileCheck %s --check-prefix=TWO
+
+// Which epilogue inputs the producer loads through the ring
+// (input_tensor_map_rows 64) and which the epilogue reads from global
+// memory (0): 16-bit [M, W] tiles read at the output's own columns, at
+// most one ring of them, in 256-row cooperative tiles. An f32 tile, a
+// per-column vector and a per-row column are read from global memory.
+// CHECK-LABEL: func.func @kinds
+//       CHECK:   input_tensor_map_rows = array<i64: 64, 0, 64, 0, 0, 64>
+//       CHECK:   gpu.func @kinds_gemm0
+// A slab needs all its steps in the ring at once: with 2 slots, the third
+// tile is read from global memory.
+// TWO-LABEL: func.func @kinds
+//       TWO:   input_tensor_map_rows = array<i64: 64, 0, 64, 0, 0, 0>
+func.func @kinds(%x: tensor<?x256xbf16>, %w: tensor<256x256xbf16>, %a: tensor<?x256xbf16>, %f: tensor<?x256xf32>, %c: tensor<?x256xf16>, %v: tensor<256xbf16>, %s: tensor<?x1xf32>, %d: tensor<?x256xbf16>) -> tensor<?x256xbf16> {
+  %y = coda.gemm %x, [%w] inputs(%a, %f, %c, %v, %s, %d) : (tensor<?x256xbf16>, tensor<256x256xbf16>, tensor<?x256xbf16>, tensor<?x256xf32>, tensor<?x256xf16>, tensor<256xbf16>, tensor<?x1xf32>, tensor<?x256xbf16>) -> tensor<?x256xbf16> {
+  ^bb0(%acc: tensor<?x256xf32>, %ai: tensor<?x256xf32>, %fi: tensor<?x256xf32>, %ci: tensor<?x256xf32>, %vi: tensor<256xf32>, %si: tensor<?x1xf32>, %di: tensor<?x256xf32>):
+    %0 = coda.add %acc, %ai : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %1 = coda.mul %0, %fi : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %2 = coda.add %1, %ci : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %3 = coda.mul %2, %vi : (tensor<?x256xf32>, tensor<256xf32>) -> tensor<?x256xf32>
+    %4 = coda.mul %3, %si : (tensor<?x256xf32>, tensor<?x1xf32>) -> tensor<?x256xf32>
+    %5 = coda.add %4, %di : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    coda.yield %5 : tensor<?x256xf32>
+  }
+  return %y : tensor<?x256xbf16>
+}
+
+// -----
+
+// A tile read at shifted columns (its halves swapped by slices and a
+// concat) is read from global memory; the tile read at the output's own
+// columns beside it is loaded through the ring.
+// CHECK-LABEL: func.func @shifted
+//       CHECK:   input_tensor_map_rows = array<i64: 0, 64>
+func.func @shifted(%x: tensor<?x256xbf16>, %w: tensor<256x256xbf16>, %r: tensor<?x256xbf16>, %q: tensor<?x256xbf16>) -> tensor<?x256xbf16> {
+  %y = coda.gemm %x, [%w] inputs(%r, %q) : (tensor<?x256xbf16>, tensor<256x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) -> tensor<?x256xbf16> {
+  ^bb0(%acc: tensor<?x256xf32>, %ri: tensor<?x256xf32>, %qi: tensor<?x256xf32>):
+    %hi = coda.slice %ri {offset = 128 : i64, size = 128 : i64} : (tensor<?x256xf32>) -> tensor<?x128xf32>
+    %lo = coda.slice %ri {offset = 0 : i64, size = 128 : i64} : (tensor<?x256xf32>) -> tensor<?x128xf32>
+    %swapped = coda.concat %hi, %lo : (tensor<?x128xf32>, tensor<?x128xf32>) -> tensor<?x256xf32>
+    %0 = coda.add %acc, %swapped : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %1 = coda.add %0, %qi : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    coda.yield %1 : tensor<?x256xf32>
+  }
+  return %y : tensor<?x256xbf16>
+}
+
+// -----
+
+// 128-row tiles (two weight boxes per stage): a slot's A box holds only
+// half a slab step, so the residual is read from global memory.
+// CHECK-LABEL: func.func @two_boxes
+//       CHECK:   input_tensor_map_rows = array<i64: 0>, {{.*}}rows_per_tile = 128
+func.func @two_boxes(%h: tensor<?x64xbf16>, %wg: tensor<256x64xbf16>, %wu: tensor<256x64xbf16>, %r: tensor<?x256xbf16>) -> tensor<?x256xbf16> {
+  %y = coda.gemm %h, [%wg, %wu] inputs(%r) : (tensor<?x64xbf16>, tensor<256x64xbf16>, tensor<256x64xbf16>, tensor<?x256xbf16>) -> tensor<?x256xbf16> {
+  ^bb0(%acc: tensor<?x512xf32>, %ri: tensor<?x256xf32>):
+    %g = coda.slice %acc {offset = 0 : i64, size = 256 : i64} : (tensor<?x512xf32>) -> tensor<?x256xf32>
+    %u = coda.slice %acc {offset = 256 : i64, size = 256 : i64} : (tensor<?x512xf32>) -> tensor<?x256xf32>
+    %o = coda.swiglu %g, %u : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %s = coda.add %o, %ri : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    coda.yield %s : tensor<?x256xf32>
+  }
+  return %y : tensor<?x256xbf16>
+}
