@@ -476,11 +476,14 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
                            return ArrayRef<int64_t>(order).slice(
                                i * kPairsPerBatch, kPairsPerBatch);
                          })) {
-      if (staging && chunk != staging->chunkOf(batch.front())) {
+      // A new chunk: the previous one goes out now, and the buffer is
+      // acquired (waiting until that store has read it) only after this
+      // batch's values, which overlap the wait.
+      bool startsChunk = staging && chunk != staging->chunkOf(batch.front());
+      if (startsChunk) {
         if (chunk)
           staging->flush(slab, *chunk * plan.stagingColumns);
         chunk = staging->chunkOf(batch.front());
-        staging->acquire();
       }
       SmallVector<SmallVector<std::pair<Value, Value>>> batchPairs;
       for (RowState &state : rowGroup)
@@ -500,6 +503,8 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
             state.evaluator->at(sums.getX(), 0, 8 * j + 1);
           }
         }
+      if (startsChunk)
+        staging->acquire();
       auto pairs = batchPairs.begin();
       for (int64_t half = 0; half < 2; ++half)
         for (auto j = batch.begin(); j != batch.end(); ++j, ++pairs) {
