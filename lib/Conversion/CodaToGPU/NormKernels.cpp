@@ -4,7 +4,9 @@
 //
 // A warp owns a row: lane l holds the groups of 16 bytes that start at
 // columns lanes · (l + 32 i), so every load of the warp is 512 contiguous
-// bytes and a row's loads are all in flight before the first reduction.
+// bytes and a row's loads are all in flight before the first reduction (a
+// norm's row kernel takes narrower groups where 16-byte ones do not tile
+// its row).
 // Row statistics are sums over the warp (xor shuffles); the gradient's sums
 // over rows stay in each lane's registers until the warp has seen its rows.
 //
@@ -30,6 +32,16 @@ static int64_t getLanes(Type type) {
   return 128 / type.getIntOrFloatBitWidth();
 }
 
+/// Elements per access of a norm's row kernel, where a warp owns a row of
+/// `columns`: 16 bytes of `type`, or the widest power of two of elements
+/// below that whose groups tile the row over the 32 lanes.
+static int64_t getRowLanes(Type type, int64_t columns) {
+  int64_t lanes = getLanes(type);
+  while (lanes > 1 && columns % (32 * lanes) != 0)
+    lanes /= 2;
+  return lanes;
+}
+
 bool mlir::coda::isNormKernelOp(Operation *op) {
   return isa<RMSNormOp, LayerNormOp, RMSNormGradPartialsOp,
              LayerNormGradPartialsOp, SumRowsOp>(op);
@@ -39,6 +51,14 @@ LogicalResult mlir::coda::checkNormKernelSupport(Operation *op) {
   if (isa<SumRowsOp>(op))
     return success();
   auto type = cast<RankedTensorType>(op->getOperand(0).getType());
+  if (isa<RMSNormOp, LayerNormOp>(op)) {
+    if (type.getDimSize(1) % 32 != 0)
+      return op->emitError("the norm kernels give each of the 32 lanes of a "
+                           "row's warp the same number of columns, so rows "
+                           "need a multiple of 32 columns; x has ")
+             << type.getDimSize(1);
+    return success();
+  }
   int64_t groupColumns = 32 * getLanes(type.getElementType());
   if (type.getDimSize(1) % groupColumns != 0)
     return op->emitError("the norm kernels give each lane of a row's warp 16 "
@@ -162,9 +182,8 @@ static void emitRowNormKernel(OpBuilder &b, NormOp op, StringRef name) {
   Type xType = getElementType(op.getX());
   Value lane, row;
   std::tie(lane, row) = getWarpRow(b, loc, kNormRowsPerBlock);
-  WarpRow warp{b, loc,
-               cast<RankedTensorType>(op.getX().getType()).getDimSize(1),
-               getLanes(xType), lane};
+  int64_t columns = cast<RankedTensorType>(op.getX().getType()).getDimSize(1);
+  WarpRow warp{b, loc, columns, getRowLanes(xType, columns), lane};
   Value rows = arith::IndexCastOp::create(b, loc, b.getIndexType(), args[0]);
   Value inside =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);

@@ -41,3 +41,16 @@ func.func @norms(%x: tensor<?x512xbf16>, %g: tensor<512xbf16>, %dy: tensor<?x512
   %dg = coda.sum_rows %p : (tensor<1056x512xf32>) -> tensor<512xbf16>
   return %h, %dx, %dg : tensor<?x512xbf16>, tensor<?x512xbf16>, tensor<512xbf16>
 }
+
+// A row of 64 bf16 columns takes narrower groups: each lane 2 columns (4
+// bytes) at a time, the widest access whose groups tile the row over the
+// warp's 32 lanes.
+// (Its kernel follows the first function's in the kernel module.)
+//       CHECK: gpu.func @narrow_norm_rows0(
+//       CHECK:   llvm.load {{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<2xbf16>
+//       CHECK:   math.rsqrt
+//       CHECK:   llvm.store {{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr
+func.func @narrow_norm(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>) -> tensor<?x64xbf16> {
+  %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
+  return %h : tensor<?x64xbf16>
+}

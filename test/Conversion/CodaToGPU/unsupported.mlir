@@ -251,11 +251,20 @@ func.func @integer_input(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %t: tens
 
 // -----
 
-// A norm kernel's warp takes whole 16-byte groups of its row.
+// A norm's row kernel gives each of its warp's 32 lanes the same columns.
 func.func @norm_columns(%x: tensor<?x100xbf16>, %g: tensor<100xbf16>) -> tensor<?x100xbf16> {
-  // expected-error @+1 {{the norm kernels give each lane of a row's warp 16 bytes at a time, so rows of 'bf16' need a multiple of 256 columns; x has 100}}
+  // expected-error @+1 {{the norm kernels give each of the 32 lanes of a row's warp the same number of columns, so rows need a multiple of 32 columns; x has 100}}
   %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x100xbf16>, tensor<100xbf16>) -> tensor<?x100xbf16>
   return %h : tensor<?x100xbf16>
+}
+
+// -----
+
+// A norm gradient's kernel takes whole 16-byte groups of each row.
+func.func @norm_grad_columns(%x: tensor<?x96xbf16>, %g: tensor<96xbf16>, %dy: tensor<?x96xbf16>, %r: tensor<?x96xbf16>) -> (tensor<1056x96xf32>, tensor<?x96xbf16>) {
+  // expected-error @+1 {{the norm kernels give each lane of a row's warp 16 bytes at a time, so rows of 'bf16' need a multiple of 256 columns; x has 96}}
+  %p, %dx = coda.rms_norm_grad_partials %x, %g, %dy, %r {epsilon = 1.0e-05 : f32} : (tensor<?x96xbf16>, tensor<96xbf16>, tensor<?x96xbf16>, tensor<?x96xbf16>) -> (tensor<1056x96xf32>, tensor<?x96xbf16>)
+  return %p, %dx : tensor<1056x96xf32>, tensor<?x96xbf16>
 }
 
 // -----

@@ -423,6 +423,10 @@ std::string mlir::coda::explainUnfused(Operation *op, unsigned maxEpilogueOps) {
                "rows, where no per-row scale can follow: a row kernel "
                "recomputes it";
     }
+    if (isSixteenBitFirstLayerRMSNorm(op))
+      return "a 16-bit first-layer norm: h = x * gamma would round a product "
+             "of two 16-bit tensors, a biased rounding, so its row kernel "
+             "rounds x * rstd * gamma once, as eager does";
     return "not reparameterized";
   }
   if (isa<CrossEntropyOp>(op))

@@ -87,6 +87,19 @@ RankedTensorType getStatisticType(Value x);
 Value finishRowPartials(OpBuilder &builder, Location loc, Value partials,
                         StringRef kind, Type type);
 
+/// Returns true when a GEMM computes `x`, directly or through tile-local ops
+/// that coda-form-epilogues can move into its epilogue.
+bool hasProducingGemm(Value x);
+
+/// Whether `norm` is an RMSNorm of 16-bit elements whose input no GEMM
+/// produces (a first-layer norm). coda-reparameterize-norms leaves it, unless
+/// gamma is folded into the weights: its h = x · gamma would round the
+/// product of two 16-bit tensors to 16 bits, whose low bits are not uniform,
+/// so the rounding errors correlate with the values and bias the GEMM's
+/// outputs (bench/NOTES.md §31). Its row kernel rounds x · rstd · gamma
+/// once, as eager does, for the same traffic.
+bool isSixteenBitFirstLayerRMSNorm(Operation *norm);
+
 } // namespace mlir::coda
 
 #endif // CODA_LIB_DIALECT_CODA_TRANSFORMS_GEMMUTILS_H

@@ -183,9 +183,7 @@ static NormStatistics buildStatistics(LayerNormOp norm,
   return {statistics.getResult(1), statistics.getResult(0)};
 }
 
-/// Returns true when a GEMM computes `x`, directly or through tile-local ops
-/// that coda-form-epilogues can move into its epilogue.
-static bool hasProducingGemm(Value x) {
+bool mlir::coda::hasProducingGemm(Value x) {
   Operation *producer = x.getDefiningOp();
   if (!producer)
     return false;
@@ -193,6 +191,12 @@ static bool hasProducingGemm(Value x) {
     return true;
   return isTileLocalOp(producer) &&
          llvm::any_of(producer->getOperands(), hasProducingGemm);
+}
+
+bool mlir::coda::isSixteenBitFirstLayerRMSNorm(Operation *norm) {
+  auto rms = dyn_cast<RMSNormOp>(norm);
+  return rms && rms.getType().getElementTypeBitWidth() == 16 &&
+         !hasProducingGemm(rms.getX());
 }
 
 /// The first layer's norm: one kernel reads `x` and gives `h = x * gamma`
@@ -287,6 +291,10 @@ struct ReparameterizeNorm : public OpRewritePattern<NormOp> {
                                 PatternRewriter &rewriter) const override {
     if (failed(checkOnlyGemmUsers(norm.getResult(), norm, rewriter)))
       return failure();
+    if (!foldGamma && isSixteenBitFirstLayerRMSNorm(norm))
+      return rewriter.notifyMatchFailure(
+          norm, "a 16-bit first-layer RMSNorm keeps its kernel: its h = x * "
+                "gamma would round a product of 16-bit tensors");
     SmallVector<GemmOp> consumers =
         getConsumingGemms(norm.getResult(), rewriter);
 

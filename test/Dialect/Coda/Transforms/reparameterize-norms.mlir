@@ -27,16 +27,14 @@ func.func @rms_norm_after_gemm(%y: tensor<?x64xbf16>, %wo: tensor<64x64xbf16>, %
 
 // -----
 
-// A first-layer RMSNorm (its input is a function argument): one standalone
-// statistics kernel gives h = x * gamma and rstd. With gamma folded into the
-// weight (inference), it gives rstd alone and the GEMM reads x.
+// A 16-bit first-layer RMSNorm (its input is a function argument) stays a
+// norm: its h = x * gamma would round a product of two bf16 tensors, a
+// biased rounding. With gamma folded into the weight (inference), one
+// standalone statistics kernel gives rstd alone and the GEMM reads x.
 // CHECK-LABEL: func.func @rms_norm_linear
 //  CHECK-SAME:   (%[[X:.+]]: tensor<?x64xbf16>, %[[G:.+]]: tensor<64xbf16>, %[[W:.+]]: tensor<32x64xbf16>)
-//       CHECK:   %[[ST:.+]]:2 = coda.norm_statistics %[[X]], %[[G]] {epsilon = 9.99999974E-6 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> (tensor<?x64xbf16>, tensor<?x1xf32>)
-//       CHECK:   %[[Y:.+]] = coda.gemm %[[ST]]#0, [%[[W]]] inputs(%[[ST]]#1)
-//       CHECK:     coda.mul
-//   CHECK-NOT:   coda.rms_norm
-//       CHECK:   return %[[Y]]
+//       CHECK:   %[[H:.+]] = coda.rms_norm %[[X]], %[[G]]
+//       CHECK:   coda.linear %[[H]], %[[W]]
 // FOLD-LABEL: func.func @rms_norm_linear
 //  FOLD-SAME:   (%[[X:.+]]: tensor<?x64xbf16>, %[[G:.+]]: tensor<64xbf16>, %[[W:.+]]: tensor<32x64xbf16>)
 //       FOLD:   %[[RS:.+]] = coda.norm_statistics %[[X]] {epsilon = 9.99999974E-6 : f32} : (tensor<?x64xbf16>) -> tensor<?x1xf32>
@@ -50,6 +48,23 @@ func.func @rms_norm_linear(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %w: tenso
 
 // -----
 
+// An f32 first-layer RMSNorm: one standalone statistics kernel gives
+// h = x * gamma and rstd, and the GEMM scales its accumulator by rstd.
+// CHECK-LABEL: func.func @rms_norm_linear_f32
+//  CHECK-SAME:   (%[[X:.+]]: tensor<?x64xf32>, %[[G:.+]]: tensor<64xf32>, %[[W:.+]]: tensor<32x64xf32>)
+//       CHECK:   %[[ST:.+]]:2 = coda.norm_statistics %[[X]], %[[G]] {epsilon = 9.99999974E-6 : f32} : (tensor<?x64xf32>, tensor<64xf32>) -> (tensor<?x64xf32>, tensor<?x1xf32>)
+//       CHECK:   %[[Y:.+]] = coda.gemm %[[ST]]#0, [%[[W]]] inputs(%[[ST]]#1)
+//       CHECK:     coda.mul
+//   CHECK-NOT:   coda.rms_norm
+//       CHECK:   return %[[Y]]
+func.func @rms_norm_linear_f32(%x: tensor<?x64xf32>, %g: tensor<64xf32>, %w: tensor<32x64xf32>) -> tensor<?x32xf32> {
+  %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xf32>, tensor<64xf32>) -> tensor<?x64xf32>
+  %y = coda.linear %h, %w : (tensor<?x64xf32>, tensor<32x64xf32>) -> tensor<?x32xf32>
+  return %y : tensor<?x32xf32>
+}
+
+// -----
+
 // A norm feeding an existing GEMM: the scale runs before the epilogue it had.
 // CHECK-LABEL: func.func @rms_norm_gemm
 //       CHECK:   coda.gemm %{{.+}}, [%{{.+}}, %{{.+}}] inputs(%{{.+}})
@@ -58,16 +73,16 @@ func.func @rms_norm_linear(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %w: tenso
 //       CHECK:     %[[A:.+]] = coda.slice %[[S]] {offset = 0 : i64, size = 32 : i64}
 //       CHECK:     %[[B:.+]] = coda.slice %[[S]] {offset = 32 : i64, size = 32 : i64}
 //       CHECK:     coda.swiglu %[[A]], %[[B]]
-func.func @rms_norm_gemm(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %wg: tensor<32x64xbf16>, %wu: tensor<32x64xbf16>) -> tensor<?x32xbf16> {
-  %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
-  %y = coda.gemm %h, [%wg, %wu] : (tensor<?x64xbf16>, tensor<32x64xbf16>, tensor<32x64xbf16>) -> tensor<?x32xbf16> {
+func.func @rms_norm_gemm(%x: tensor<?x64xf32>, %g: tensor<64xf32>, %wg: tensor<32x64xf32>, %wu: tensor<32x64xf32>) -> tensor<?x32xf32> {
+  %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xf32>, tensor<64xf32>) -> tensor<?x64xf32>
+  %y = coda.gemm %h, [%wg, %wu] : (tensor<?x64xf32>, tensor<32x64xf32>, tensor<32x64xf32>) -> tensor<?x32xf32> {
   ^bb0(%acc: tensor<?x64xf32>):
     %a = coda.slice %acc {offset = 0 : i64, size = 32 : i64} : (tensor<?x64xf32>) -> tensor<?x32xf32>
     %b = coda.slice %acc {offset = 32 : i64, size = 32 : i64} : (tensor<?x64xf32>) -> tensor<?x32xf32>
     %s = coda.swiglu %a, %b : (tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x32xf32>
     coda.yield %s : tensor<?x32xf32>
   }
-  return %y : tensor<?x32xbf16>
+  return %y : tensor<?x32xf32>
 }
 
 // -----
@@ -78,11 +93,11 @@ func.func @rms_norm_gemm(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %wg: tensor
 //   CHECK-NOT:   coda.norm_statistics
 //       CHECK:   coda.gemm
 //       CHECK:   coda.gemm
-func.func @rms_norm_two_consumers(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %w0: tensor<32x64xbf16>, %w1: tensor<16x64xbf16>) -> (tensor<?x32xbf16>, tensor<?x16xbf16>) {
-  %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
-  %a = coda.linear %h, %w0 : (tensor<?x64xbf16>, tensor<32x64xbf16>) -> tensor<?x32xbf16>
-  %b = coda.linear %h, %w1 : (tensor<?x64xbf16>, tensor<16x64xbf16>) -> tensor<?x16xbf16>
-  return %a, %b : tensor<?x32xbf16>, tensor<?x16xbf16>
+func.func @rms_norm_two_consumers(%x: tensor<?x64xf32>, %g: tensor<64xf32>, %w0: tensor<32x64xf32>, %w1: tensor<16x64xf32>) -> (tensor<?x32xf32>, tensor<?x16xf32>) {
+  %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xf32>, tensor<64xf32>) -> tensor<?x64xf32>
+  %a = coda.linear %h, %w0 : (tensor<?x64xf32>, tensor<32x64xf32>) -> tensor<?x32xf32>
+  %b = coda.linear %h, %w1 : (tensor<?x64xf32>, tensor<16x64xf32>) -> tensor<?x16xf32>
+  return %a, %b : tensor<?x32xf32>, tensor<?x16xf32>
 }
 
 // -----

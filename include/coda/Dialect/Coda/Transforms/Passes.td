@@ -43,7 +43,10 @@ def CodaReparameterizeNormsPass
     per-row scale by `rstd` in each consuming GEMM's epilogue. When `x` is
     produced by a GEMM, `coda-form-epilogues` then moves the statistics and
     `h` into that GEMM's epilogue; otherwise (the first layer) they stay a
-    standalone statistics kernel.
+    standalone statistics kernel, except for an RMSNorm of 16-bit elements,
+    which stays a norm: its `h = x · gamma` would round the product of two
+    16-bit tensors, whose rounding errors correlate with the values and bias
+    the GEMM's outputs, where the norm rounds `x · rstd · gamma` once.
 
     With `fold-gamma-into-weights` (inference), gamma is folded into each
     consuming weight instead (`W · diag(gamma)`, one elementwise op per
