@@ -1,5 +1,4 @@
-//===- EpilogueEmitter.h - a GEMM's epilogue on its accumulators -*- C++
-//-*-===//
+//===- EpilogueEmitter.h - a GEMM's epilogue on its registers ---*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,5 +1,4 @@
-//===- GemmKernelPlan.h - the shape of one generated GEMM kernel -*- C++
-//-*-===//
+//===- GemmKernelPlan.h - the shape of one GEMM kernel ----------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

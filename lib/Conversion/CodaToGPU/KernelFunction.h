@@ -1,5 +1,4 @@
-//===- KernelFunction.h - the frame of the kernels that are not GEMMs -*- C++
-//-*-===//
+//===- KernelFunction.h - the frame of the non-GEMM kernels -----*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
