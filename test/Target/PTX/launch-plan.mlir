@@ -30,6 +30,19 @@
 // CHECK-NEXT:     ],
 // CHECK-NEXT:     "results": [
 // CHECK-NEXT:       "t1"
+// The second GEMM's residual x, an [M, W] epilogue input read at the
+// output's columns, comes through the ring: a tensor map of 64 x 64 boxes
+// after the rows argument, before the result's.
+// CHECK:              "tensor_map": "t1"
+// CHECK:              "tensor_map": "arg2"
+// CHECK:              "rows": -1
+// CHECK:            {
+// CHECK-NEXT:         "box": [
+// CHECK-NEXT:           64,
+// CHECK-NEXT:           64
+// CHECK-NEXT:         ],
+// CHECK-NEXT:         "tensor_map": "arg0"
+// CHECK:              "tensor_map": "t2"
 // CHECK:          "name": "attend_gemm1",
 // CHECK:      "results": [
 // CHECK-NEXT:   "t2"
@@ -39,5 +52,6 @@ func.func @attend(%x: tensor<?x64xbf16>, %wq: tensor<64x64xbf16>, %wo: tensor<64
   %q = coda.linear %x, %wq : (tensor<?x64xbf16>, tensor<64x64xbf16>) -> tensor<?x64xbf16>
   %a = coda.attention %q, %q, %q {num_heads = 1 : i64, num_kv_heads = 1 : i64, head_dim = 64 : i64, seq_len = 8 : i64, causal = true} : (tensor<?x64xbf16>, tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<?x64xbf16>
   %o = coda.linear %a, %wo : (tensor<?x64xbf16>, tensor<64x64xbf16>) -> tensor<?x64xbf16>
-  return %o : tensor<?x64xbf16>
+  %r = coda.add %o, %x : (tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  return %r : tensor<?x64xbf16>
 }
