@@ -8,7 +8,10 @@
 #   bash bench/pair_ab.sh build DIR               # build machine: block.ptx and
 #                                                 # pair.ptx from build/bin into DIR
 #   bash bench/pair_ab.sh run LOG_DIR DIR...      # GPU machine (carry the DIRs and
-#                                                 # build/lib/libcoda_runtime.so)
+#                                                 # build/lib/libcoda_runtime.so);
+#                                                 # ends with the kernels side by
+#                                                 # side (bench/profile_compare.py),
+#                                                 # also in LOG_DIR/profiles.md
 #
 # To compare two compilers, build each and run `build` into its own DIR.
 set -euo pipefail
@@ -54,6 +57,11 @@ run)
       echo "$name: memcheck failed (see $logs/$name/memcheck.txt)"
     grep -h "ERROR SUMMARY" "$logs/$name/memcheck.txt" | sed "s/^/$name: /" || true
   done
+  # The kernels of every pair side by side, round by round.
+  names=()
+  for dir in "$@"; do names+=("$(basename "$dir")"); done
+  python3 "$root/bench/profile_compare.py" "$logs" "${names[@]}" |
+    tee "$logs/profiles.md"
   ;;
 *)
   echo "usage: $0 build DIR | run LOG_DIR DIR..." >&2
