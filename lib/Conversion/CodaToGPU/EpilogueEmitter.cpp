@@ -23,6 +23,7 @@
 #include "EpilogueEmitter.h"
 
 #include "LaneSums.h"
+#include "VectorAccess.h"
 #include "coda/Dialect/Coda/Utils/ScalarMath.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -107,33 +108,15 @@ SmallVector<Value, 2> RowEvaluator::load(unsigned input, Value column,
                                          bool pair) {
   Value operand = gemm.getInputs()[input];
   auto type = cast<RankedTensorType>(operand.getType());
-  Type element = type.getElementType();
   Value position = column;
   if (type.getRank() == 2)
     position = arith::AddIOp::create(
         b, loc,
         arith::MulIOp::create(b, loc, loadRow, index(getWidth(operand))),
         column);
-  Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), position);
-  auto pointer = LLVM::LLVMPointerType::get(b.getContext());
-  Value address = LLVM::GEPOp::create(b, loc, pointer, element,
-                                      frame.inputs[input], ValueRange{offset});
-  auto widen = [&](Value value) -> Value {
-    return element.isF32()
-               ? value
-               : arith::ExtFOp::create(b, loc, b.getF32Type(), value);
-  };
-  if (!pair)
-    return {widen(LLVM::LoadOp::create(b, loc, element, address))};
-  auto pairType = VectorType::get({2}, element);
-  unsigned alignment = 2 * element.getIntOrFloatBitWidth() / 8;
-  Value both = LLVM::LoadOp::create(b, loc, pairType, address, alignment);
-  SmallVector<Value, 2> result;
-  for (int32_t e = 0; e < 2; ++e)
-    result.push_back(widen(LLVM::ExtractElementOp::create(
-        b, loc, both,
-        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(e)))));
-  return result;
+  return SmallVector<Value, 2>(loadWidened(b, loc, frame.inputs[input],
+                                           type.getElementType(), position,
+                                           pair ? 2 : 1));
 }
 
 std::pair<Value, Value> RowEvaluator::inputPair(unsigned input,
@@ -143,20 +126,14 @@ std::pair<Value, Value> RowEvaluator::inputPair(unsigned input,
   if (it == loads.end() && !ringInputs.empty() && ringInputs[input]) {
     // From the slab's ring step: column half offset / 64 is the box, the
     // lower row 8 rows (1 KiB) further.
-    Type element = getElementTypeOrSelf(gemm.getInputs()[input].getType());
-    Value both = LLVM::LoadOp::create(
-        b, loc, VectorType::get({2}, element),
-        ringInputs[input]->pointer(b, loc, offset % 64 / 8,
-                                   offset / 64 * 64 * 128 + half * 8 * 128),
-        4);
-    SmallVector<Value, 2> pair;
-    for (int32_t e = 0; e < 2; ++e) {
-      Value narrow = LLVM::ExtractElementOp::create(
-          b, loc, both,
-          arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(e)));
-      pair.push_back(arith::ExtFOp::create(b, loc, b.getF32Type(), narrow));
-    }
-    it = loads.try_emplace(key, std::move(pair)).first;
+    Value pointer = ringInputs[input]->pointer(
+        b, loc, offset % 64 / 8, offset / 64 * 64 * 128 + half * 8 * 128);
+    it = loads
+             .try_emplace(
+                 key, loadWidened(b, loc, pointer,
+                                  getElementTypeOrSelf(gemm.getInputs()[input]),
+                                  index(0), 2))
+             .first;
   }
   if (it == loads.end()) {
     // Column n0 + 2·quad + offset, clamped to the last pair of the tensor.

@@ -1,4 +1,4 @@
-//===- VectorAccess.cpp - f32 values from and to global memory ------------===//
+//===- VectorAccess.cpp - f32 values from and to memory -------------------===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -14,8 +14,8 @@ using namespace mlir;
 Value mlir::coda::getElementAddress(OpBuilder &b, Location loc, Value base,
                                     Type type, Value position) {
   Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), position);
-  return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
-                             type, base, ValueRange{offset});
+  return LLVM::GEPOp::create(b, loc, base.getType(), type, base,
+                             ValueRange{offset});
 }
 
 SmallVector<Value> mlir::coda::loadWidened(OpBuilder &b, Location loc,

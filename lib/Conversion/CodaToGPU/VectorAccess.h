@@ -1,10 +1,10 @@
-//===- VectorAccess.h - f32 values from and to global memory ----*- C++ -*-===//
+//===- VectorAccess.h - f32 values from and to memory -----------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The loads and stores of the kernels that are not GEMMs: consecutive
-// elements of a bf16, f16 or f32 array, moved as one vector access and
-// computed on as f32.
+// The loads and stores of the kernels, and of the GEMM epilogues' inputs:
+// consecutive elements of a bf16, f16 or f32 array, moved as one vector
+// access and computed on as f32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +16,7 @@
 namespace mlir::coda {
 
 /// The address of element `position` (an index) of the `type` array at
-/// `base`.
+/// `base`, a pointer of any address space (global, or shared).
 Value getElementAddress(OpBuilder &builder, Location loc, Value base, Type type,
                         Value position);
 
