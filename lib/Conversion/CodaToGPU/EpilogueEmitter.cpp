@@ -211,12 +211,9 @@ Value RowEvaluator::target(Value targets) {
   auto it = loads.find(key);
   if (it == loads.end()) {
     Type element = cast<RankedTensorType>(targets.getType()).getElementType();
-    Value address =
-        LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
-                            element, frame.inputs[input],
-                            ValueRange{arith::IndexCastOp::create(
-                                b, loc, b.getI64Type(), loadRow)});
-    Value value = LLVM::LoadOp::create(b, loc, element, address);
+    Value value = LLVM::LoadOp::create(
+        b, loc, element,
+        getElementAddress(b, loc, frame.inputs[input], element, loadRow));
     it = loads
              .try_emplace(key, SmallVector<Value, 2>{arith::IndexCastOp::create(
                                    b, loc, b.getIndexType(), value)})
@@ -281,12 +278,6 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
                       const EpilogueRange &range) {
   auto index = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(b, loc, value);
-  };
-  auto pointer = LLVM::LLVMPointerType::get(b.getContext());
-  auto address = [&](Type element, Value base, Value position) -> Value {
-    Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), position);
-    return LLVM::GEPOp::create(b, loc, pointer, element, base,
-                               ValueRange{offset});
   };
   auto yield = cast<YieldOp>(gemm.getBody().getTerminator());
   Type f32 = b.getF32Type();
@@ -402,8 +393,9 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
           scf::IfOp::create(b, loc, columnInside, [&](OpBuilder &, Location) {
             LLVM::StoreOp::create(
                 b, loc, pair,
-                address(f32, output,
-                        arith::AddIOp::create(b, loc, rowStart, column)),
+                getElementAddress(
+                    b, loc, output, f32,
+                    arith::AddIOp::create(b, loc, rowStart, column)),
                 8);
             scf::YieldOp::create(b, loc);
           });
@@ -561,9 +553,10 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
                 arith::MulIOp::create(b, loc, state.row, index(plan.width)),
                 column);
             for (auto [packed, output, element] : direct)
-              LLVM::StoreOp::create(b, loc, packed,
-                                    address(element, output, position),
-                                    2 * element.getIntOrFloatBitWidth() / 8);
+              LLVM::StoreOp::create(
+                  b, loc, packed,
+                  getElementAddress(b, loc, output, element, position),
+                  2 * element.getIntOrFloatBitWidth() / 8);
             scf::YieldOp::create(b, loc);
           });
         }
@@ -657,7 +650,8 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
             b, loc,
             arith::MulIOp::create(b, loc, state.row, index(plan.nTiles())),
             tile);
-        LLVM::StoreOp::create(b, loc, sum, address(f32, output, position));
+        LLVM::StoreOp::create(b, loc, sum,
+                              getElementAddress(b, loc, output, f32, position));
         scf::YieldOp::create(b, loc);
       });
     }
