@@ -140,11 +140,15 @@ private:
   /// the ring's second round on) and arms `full` with `bytes`. Returns the
   /// slot.
   Value fillSlot(Value g, int64_t bytes);
-  /// The byte offset of 64 x 64 box (consumer, column half) of an epilogue
-  /// input's step in `slot`.
-  Value inputBoxOffset(Value slot, int64_t consumer, int64_t half) {
-    return arith::AddIOp::create(b, loc, aOffset(slot),
-                                 index((2 * consumer + half) * kInputBoxBytes));
+  /// The byte offset of 64 x 64 box (`consumer`, column half) of an
+  /// epilogue input's step in `slot`.
+  Value inputBoxOffset(Value slot, Value consumer, int64_t half) {
+    return arith::AddIOp::create(
+        b, loc, aOffset(slot),
+        arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc, consumer, index(2 * kInputBoxBytes)),
+            index(half * kInputBoxBytes)));
   }
   /// The first ring step of the tile number `ordinal`: tiles take their
   /// k-tiles, then their epilogue inputs' steps.
@@ -153,6 +157,15 @@ private:
         b, loc, ordinal,
         arith::AddIOp::create(b, loc, kTiles, index(plan.epilogueSteps())));
   }
+  /// The ring step of epilogue input step number `step` (slab-major, then
+  /// input) of the tile whose first step is `first`.
+  Value inputStep(Value first, int64_t step) {
+    return arith::AddIOp::create(
+        b, loc, first, arith::AddIOp::create(b, loc, kTiles, index(step)));
+  }
+  /// The first lane of the warp arrives on `empty` for each of `slots`: the
+  /// warp is done reading them.
+  void releaseSlots(ArrayRef<Value> slots, Value lane);
   /// One tile's mainloop for one consumer: ring steps first .. first +
   /// kTiles - 1, on the registers of `carried`; `onIssued` runs once every
   /// wgmma is issued, before the last ones retire. Returns the
@@ -327,6 +340,17 @@ Value GemmKernelBuilder::fillSlot(Value g, int64_t bytes) {
   return slot;
 }
 
+void GemmKernelBuilder::releaseSlots(ArrayRef<Value> slots, Value lane) {
+  Value firstLane =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, index(0));
+  scf::IfOp::create(b, loc, firstLane, [&](OpBuilder &, Location) {
+    for (Value slot : slots)
+      nvgpu::MBarrierArriveOp::create(
+          b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), empty, slot);
+    scf::YieldOp::create(b, loc);
+  });
+}
+
 std::pair<Value, Value> GemmKernelBuilder::boxSource(Value n0, int64_t box) {
   // The accumulator column of the box's first row: n0 plus the base of the
   // tile's range.
@@ -428,12 +452,12 @@ void GemmKernelBuilder::buildProducer() {
               });
           // The epilogue inputs' steps: per slab, per input, both
           // consumers' 64 rows of it by the tile's 128 columns.
-          Value step = arith::AddIOp::create(b, loc, first, kTiles);
+          int64_t step = 0;
           for (int64_t slab = 0; slab < plan.slabs; ++slab)
             for (Value map : inputMaps) {
               if (!map)
                 continue;
-              Value slot = fillSlot(step, plan.aBoxBytes());
+              Value slot = fillSlot(inputStep(first, step++), plan.aBoxBytes());
               Type element = cast<nvgpu::TensorMapDescriptorType>(map.getType())
                                  .getTensor()
                                  .getElementType();
@@ -442,7 +466,8 @@ void GemmKernelBuilder::buildProducer() {
                   // TMA coordinates are innermost first: (column, row).
                   nvgpu::TmaAsyncLoadOp::create(
                       b, loc,
-                      view(inputBoxOffset(slot, consumer, half), 64, element),
+                      view(inputBoxOffset(slot, index(consumer), half), 64,
+                           element),
                       full, map,
                       ValueRange{
                           arith::AddIOp::create(b, loc, n0, index(64 * half)),
@@ -450,7 +475,6 @@ void GemmKernelBuilder::buildProducer() {
                               b, loc, m0,
                               index(consumer * plan.slabs * 64 + slab * 64))},
                       slot, Value(), Value());
-              step = arith::AddIOp::create(b, loc, step, index(1));
             }
           scf::YieldOp::create(b, loc);
         });
@@ -466,18 +490,7 @@ GemmKernelBuilder::buildMainloop(Value first, Value aRows, Value lane,
   auto wgmmaType =
       elementType.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
   // The slot of step g, released by the first lane of each warp.
-  auto release = [&](Value g, Value when) {
-    Value first = arith::AndIOp::create(
-        b, loc, when,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
-                              index(0)));
-    scf::IfOp::create(b, loc, first, [&](OpBuilder &, Location) {
-      nvgpu::MBarrierArriveOp::create(b, loc,
-                                      nvgpu::MBarrierTokenType::get(context),
-                                      empty, ringPosition(g).first);
-      scf::YieldOp::create(b, loc);
-    });
-  };
+  auto release = [&](Value g) { releaseSlots(ringPosition(g).first, lane); };
   // One k-tile: wait for its slot, issue slabs x boxes x 4 wgmma, keep the
   // group in flight. The tile's first k-tile overwrites the accumulators
   // (scale-d 0 on its first k16 step), so they are carried from tile to
@@ -541,8 +554,7 @@ GemmKernelBuilder::buildMainloop(Value first, Value aRows, Value lane,
         Value g = arith::AddIOp::create(b, loc, first, tile);
         SmallVector<Value> next = kTile(g, current, /*overwrite=*/false);
         // Group g - 1 has retired in this warp.
-        release(arith::SubIOp::create(b, loc, g, index(1)),
-                arith::ConstantIntOp::create(b, loc, 1, 1));
+        release(arith::SubIOp::create(b, loc, g, index(1)));
         scf::YieldOp::create(b, loc, next);
       });
   // Unrolled, the k-tiles' descriptor arithmetic is scheduled ahead and
@@ -558,8 +570,7 @@ GemmKernelBuilder::buildMainloop(Value first, Value aRows, Value lane,
   onIssued();
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
   release(arith::AddIOp::create(
-              b, loc, first, arith::SubIOp::create(b, loc, kTiles, index(1))),
-          arith::ConstantIntOp::create(b, loc, 1, 1));
+      b, loc, first, arith::SubIOp::create(b, loc, kTiles, index(1))));
   return loop.getResults();
 }
 
@@ -681,26 +692,20 @@ void GemmKernelBuilder::buildConsumer() {
         frame.enterSlab = [&](int64_t slab) {
           slabSlots[slab].clear();
           SmallVector<std::optional<SwizzledPairs>> pairs(inputMaps.size());
-          int64_t step = slab * llvm::count(plan.ringInputs, true);
+          int64_t step = slab * plan.ringInputCount();
           for (auto [input, map] : llvm::enumerate(inputMaps)) {
             if (!map)
               continue;
-            auto [slot, fill] = ringPosition(arith::AddIOp::create(
-                b, loc, first,
-                arith::AddIOp::create(b, loc, kTiles, index(step++))));
+            auto [slot, fill] = ringPosition(inputStep(first, step++));
             waitParity(full, slot, fill);
             slabSlots[slab].push_back(slot);
-            Value boxes = arith::AddIOp::create(
-                b, loc, aOffset(slot),
-                arith::MulIOp::create(b, loc, consumer,
-                                      index(2 * kInputBoxBytes)));
             pairs[input].emplace(
                 b, loc,
                 arith::AddIOp::create(
                     b, loc,
                     memref::ExtractAlignedPointerAsIndexOp::create(b, loc,
                                                                    smem),
-                    boxes),
+                    inputBoxOffset(slot, consumer, 0)),
                 rowInSlab, frame.quad);
           }
           return pairs;
@@ -713,14 +718,7 @@ void GemmKernelBuilder::buildConsumer() {
           NVVM::SyncWarpOp::create(
               b, loc,
               arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(-1)));
-          Value firstLane = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::eq, lane, index(0));
-          scf::IfOp::create(b, loc, firstLane, [&](OpBuilder &, Location) {
-            for (Value slot : slabSlots[slab])
-              nvgpu::MBarrierArriveOp::create(
-                  b, loc, nvgpu::MBarrierTokenType::get(context), empty, slot);
-            scf::YieldOp::create(b, loc);
-          });
+          releaseSlots(slabSlots[slab], lane);
         };
         emitEpilogue(b, loc, gemm, plan, frame);
         // The next tile overwrites the registers; nothing is carried, so

@@ -120,10 +120,9 @@ struct GemmKernelPlan {
   int64_t weightMapRows() const { return weightsMNMajor ? kTileK : kTileN; }
   int64_t stageBytes() const { return aBoxBytes() + boxes * bBoxBytes(); }
   int64_t stagedCount() const { return llvm::count(stagedResults, true); }
+  int64_t ringInputCount() const { return llvm::count(ringInputs, true); }
   /// The ring steps of one tile's epilogue inputs: one per slab and input.
-  int64_t epilogueSteps() const {
-    return slabs * llvm::count(ringInputs, true);
-  }
+  int64_t epilogueSteps() const { return slabs * ringInputCount(); }
   /// One consumer's staging buffer: a 64-row chunk of each staged result.
   int64_t stagingBytesPerConsumer() const {
     return stagedCount() * 64 * stagingColumns * 2;
