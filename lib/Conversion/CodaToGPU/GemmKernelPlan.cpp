@@ -242,6 +242,13 @@ static bool visitsColumnHalvesInOrder(GemmOp gemm) {
   return inOrder;
 }
 
+/// Whether a TMA box of 64 x 64 elements can move `type`'s tiles: 16-bit
+/// elements, rows of whole 16-byte units (TMA's stride rule).
+static bool isSixteenBitTmaTile(RankedTensorType type) {
+  return type.getRank() == 2 && type.getElementTypeBitWidth() == 16 &&
+         type.getDimSize(1) % 8 == 0;
+}
+
 /// Chooses the results that go out through shared memory and TMA: 16-bit
 /// tiles whose rows are whole 16-byte units (TMA's stride rule), as many
 /// as fit in the shared memory the ring leaves, in chunks of 128 columns,
@@ -253,8 +260,7 @@ static void planOutputStaging(GemmOp gemm, GemmKernelPlan &plan) {
   for (auto [index, value, result] :
        llvm::enumerate(yield.getValues(), gemm.getResults())) {
     auto type = cast<RankedTensorType>(result.getType());
-    if (!getPartialsSource(value) && type.getElementTypeBitWidth() == 16 &&
-        type.getDimSize(1) % 8 == 0)
+    if (!getPartialsSource(value) && isSixteenBitTmaTile(type))
       candidates.push_back(index);
   }
   plan.stagedResults.assign(gemm.getNumResults(), false);
@@ -292,11 +298,10 @@ static void planRingInputs(GemmOp gemm, const ColumnWalk &walk,
   for (auto [index, input] : llvm::enumerate(gemm.getInputs())) {
     auto type = cast<RankedTensorType>(input.getType());
     auto shifts = walk.inputShifts.find(gemm.getBody().getArgument(index + 1));
-    if (type.getRank() != 2 || type.getElementTypeBitWidth() != 16 ||
-        !isa<FloatType>(type.getElementType()) ||
-        type.getDimSize(1) != plan.width || plan.width % 8 != 0 ||
-        shifts == walk.inputShifts.end() || shifts->second.size() != 1 ||
-        shifts->second.front() != 0 || taken == plan.stages)
+    if (!isSixteenBitTmaTile(type) || !isa<FloatType>(type.getElementType()) ||
+        type.getDimSize(1) != plan.width || shifts == walk.inputShifts.end() ||
+        shifts->second.size() != 1 || shifts->second.front() != 0 ||
+        taken == plan.stages)
       continue;
     plan.ringInputs[index] = true;
     ++taken;

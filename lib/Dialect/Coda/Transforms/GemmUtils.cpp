@@ -185,3 +185,19 @@ Value mlir::coda::finishRowPartials(OpBuilder &builder, Location loc,
                                   /*tile_n=*/IntegerAttr())
       .getResult(0);
 }
+
+bool mlir::coda::hasProducingGemm(Value x) {
+  Operation *producer = x.getDefiningOp();
+  if (!producer)
+    return false;
+  if (isa<LinearOp, GemmOp>(producer))
+    return true;
+  return isTileLocalOp(producer) &&
+         llvm::any_of(producer->getOperands(), hasProducingGemm);
+}
+
+bool mlir::coda::isSixteenBitFirstLayerRMSNorm(Operation *norm) {
+  auto rms = dyn_cast<RMSNormOp>(norm);
+  return rms && rms.getType().getElementTypeBitWidth() == 16 &&
+         !hasProducingGemm(rms.getX());
+}

@@ -183,22 +183,6 @@ static NormStatistics buildStatistics(LayerNormOp norm,
   return {statistics.getResult(1), statistics.getResult(0)};
 }
 
-bool mlir::coda::hasProducingGemm(Value x) {
-  Operation *producer = x.getDefiningOp();
-  if (!producer)
-    return false;
-  if (isa<LinearOp, GemmOp>(producer))
-    return true;
-  return isTileLocalOp(producer) &&
-         llvm::any_of(producer->getOperands(), hasProducingGemm);
-}
-
-bool mlir::coda::isSixteenBitFirstLayerRMSNorm(Operation *norm) {
-  auto rms = dyn_cast<RMSNormOp>(norm);
-  return rms && rms.getType().getElementTypeBitWidth() == 16 &&
-         !hasProducingGemm(rms.getX());
-}
-
 /// The first layer's norm: one kernel reads `x` and gives `h = x * gamma`
 /// (or `x` itself when gamma is folded into the weights) and the statistics.
 template <typename NormOp>
