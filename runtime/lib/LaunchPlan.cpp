@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <charconv>
 #include <climits>
+#include <iterator>
 #include <numeric>
 
 using namespace coda::runtime;
@@ -279,20 +280,16 @@ Status PlanReader::readBuffer(const Value &value, const std::string &path,
   std::string type;
   if (Status status = getString(value, path, "type", type))
     return status;
-  if (type == "bf16")
-    buffer.type = ElementType::BF16;
-  else if (type == "f16")
-    buffer.type = ElementType::F16;
-  else if (type == "f32")
-    buffer.type = ElementType::F32;
-  else if (type == "i32")
-    buffer.type = ElementType::I32;
-  else if (type == "i64")
-    buffer.type = ElementType::I64;
-  else
+  const ElementType *known =
+      std::find_if(std::begin(kElementTypes), std::end(kElementTypes),
+                   [&](ElementType candidate) {
+                     return type == getElementTypeName(candidate);
+                   });
+  if (known == std::end(kElementTypes))
     return error(*value.get("type"), path + ".type",
                  "element type '" + type +
                      "' is not bf16, f16, f32, i32 or i64");
+  buffer.type = *known;
 
   const Value *shape;
   if (Status status = getArray(value, path, "shape", shape))

@@ -24,6 +24,10 @@
 namespace coda::runtime {
 
 enum class ElementType { BF16, F16, F32, I32, I64 };
+/// Every element type, in the enum's order.
+inline constexpr ElementType kElementTypes[] = {
+    ElementType::BF16, ElementType::F16, ElementType::F32, ElementType::I32,
+    ElementType::I64};
 
 /// The type's size in bytes.
 size_t getElementSize(ElementType type);
