@@ -36,10 +36,12 @@ LogicalResult checkNormKernelSupport(Operation *op);
 /// insertion point.
 ///
 /// coda.rms_norm and coda.layer_norm: a warp per row holds the row in
-/// registers, each lane 16 bytes at a time from columns 16 bytes · (lane +
-/// 32 i), sums across the warp (the mean first, for LayerNorm, then the
-/// centred squares) and writes x̂ · gamma (+ beta). Arguments: M as i32, x,
-/// gamma, beta (LayerNorm), the result. Grid: ceil(M / 4), block: 128.
+/// registers, each lane a group of columns at a time from columns
+/// group · (lane + 32 i) (16 bytes, or the widest power of two of elements
+/// below that whose groups tile a row of a multiple of 32 columns), sums
+/// across the warp (the mean first, for LayerNorm, then the centred
+/// squares) and writes x̂ · gamma (+ beta). Arguments: M as i32, x, gamma,
+/// beta (LayerNorm), the result. Grid: ceil(M / 4), block: 128.
 ///
 /// coda.rms_norm_grad_partials and coda.layer_norm_grad_partials: warp b
 /// of the 1056 takes rows b, b + 1056, ...; for each it sums the row's
