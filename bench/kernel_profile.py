@@ -15,7 +15,11 @@ With --once it runs the pair a single time at each of --rows and
 stops (for compute-sanitizer: `compute-sanitizer python3
 bench/kernel_profile.py PAIR.ptx --once --rows 37 1000`).
 
-usage: python3 bench/kernel_profile.py PAIR.ptx [--rows 16384] [--steps 20] [--once]
+With --flush every profiled step follows a write of 256 MB, as
+triton.testing.do_bench clears the L2 before each of block.py's timed runs,
+so the kernels start as they do there.
+
+usage: python3 bench/kernel_profile.py PAIR.ptx [--rows 16384] [--steps 20] [--once] [--flush]
 """
 
 import argparse
@@ -32,23 +36,38 @@ import block as bench  # noqa: E402
 ELEMENT_BYTES = {"bf16": 2, "f16": 2, "f32": 4, "i32": 4, "i64": 8}
 
 
-def profile(step, steps):
+def device_events(prof):
+    """The profiled device activities (kernels, copies, memsets)."""
+    return [e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+
+
+def profile(step, steps, flush=False):
     """Mean device microseconds per kernel name over `steps` runs, and the
     mean idle time on the device before each kernel (from the end of the
-    kernel before it)."""
+    kernel before it). With `flush`, each run follows a 256 MB write (the
+    L2 cleared as do_bench clears it)."""
+    cache = torch.empty(256 << 20, dtype=torch.int8, device="cuda") if flush else None
+    flush_kernels = set()
+    if cache is not None:
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            cache.zero_()
+            torch.cuda.synchronize()
+        flush_kernels = {e.name for e in device_events(prof)}
     for _ in range(3):
         step()
     torch.cuda.synchronize()
     with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
         for _ in range(steps):
+            if cache is not None:
+                cache.zero_()
             step()
         torch.cuda.synchronize()
     times = collections.defaultdict(float)
     idle = collections.defaultdict(float)
-    kernels = sorted((e for e in prof.events()
-                      if e.device_type == torch.autograd.DeviceType.CUDA),
-                     key=lambda e: e.time_range.start)
+    kernels = sorted(device_events(prof), key=lambda e: e.time_range.start)
     for previous, event in zip([None] + kernels[:-1], kernels):
+        if event.name in flush_kernels:
+            continue
         times[event.name] += event.time_range.elapsed_us() / steps
         if previous is not None:
             idle[event.name] += max(0, event.time_range.start
@@ -82,6 +101,8 @@ def main():
                         help="TB/s for the bytes column (default 4.0)")
     parser.add_argument("--once", action="store_true",
                         help="run the pair once at each row count and stop")
+    parser.add_argument("--flush", action="store_true",
+                        help="clear the L2 before each profiled step, as do_bench does")
     options = parser.parse_args()
     forward = bench.coda.Bundle(options.ptx, function=bench.FORWARD_FUNCTION)
     backward = bench.coda.Bundle(options.ptx, function=bench.BACKWARD_FUNCTION)
@@ -103,7 +124,7 @@ def main():
         pair, inputs, cotangents, rows)
     times, idle = profile(lambda: (forward.run(forward_buffers, rows),
                                    backward.run(backward_buffers, rows)),
-                          options.steps)
+                          options.steps, options.flush)
     with open(os.path.splitext(options.ptx)[0] + ".plan.json") as f:
         plan = {fn["name"]: fn for fn in json.load(f)["functions"]}
     print(f"| kernel | op | us | us at {options.bandwidth} TB/s | idle before, us |")
@@ -144,7 +165,7 @@ def main():
     leaves = [y0, wo, w1, wd, wqkv]
     dqkv = cotangents[1].bfloat16()
     floor, _ = profile(lambda: bench.gradients(bench.gemms_only, leaves, leaves, [dqkv]),
-                       options.steps)
+                       options.steps, options.flush)
     print(f"\nGEMM floor forward+backward at {rows} rows: {sum(floor.values()):.1f} us "
           f"of kernels")
     for name, us in sorted(floor.items(), key=lambda item: -item[1]):

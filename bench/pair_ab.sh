@@ -9,6 +9,8 @@
 #                                                 # pair.ptx from build/bin into DIR
 #   bash bench/pair_ab.sh run LOG_DIR DIR...      # GPU machine (carry the DIRs and
 #                                                 # build/lib/libcoda_runtime.so);
+#                                                 # block.py at PAIR_AB_ROWS rows
+#                                                 # (default 4097 16384 32768);
 #                                                 # ends with the kernels side by
 #                                                 # side (bench/profile_compare.py),
 #                                                 # also in LOG_DIR/profiles.md
@@ -36,7 +38,7 @@ run)
     name="$(basename "$dir")"
     mkdir -p "$logs/$name"
     python3 "$root/bench/block.py" "$dir/block.ptx" --training "$dir/pair.ptx" \
-      --skip-forward --rows 4097 16384 32768 --out "$logs/$name" \
+      --skip-forward --rows ${PAIR_AB_ROWS:-4097 16384 32768} --out "$logs/$name" \
       > "$logs/$name/block.log" 2>&1 || echo "$name: block.py exited $?"
     echo "== $name"
     tail -5 "$logs/$name/block.log"

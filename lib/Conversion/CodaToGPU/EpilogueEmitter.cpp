@@ -42,9 +42,10 @@ using namespace mlir::coda;
 /// Static column offsets of a thread's registers within a box.
 constexpr int64_t kOffsetsPerRow = kTileN / 4;
 /// A batch: the column pairs of both rows of a slab that are evaluated
-/// before their stores. Two pairs of two rows measured fastest among the
-/// batches that do not spill in the fused kernels (bench/NOTES.md, step 6).
-constexpr int64_t kPairsPerBatch = 2;
+/// before their stores. Four pairs of two rows measured fastest among the
+/// batches that do not spill in the fused kernels since their tile inputs
+/// come from the ring (bench/NOTES.md, steps 6, 17 and 37).
+constexpr int64_t kPairsPerBatch = 4;
 
 namespace {
 /// Emits the epilogue for one row of one range: values at (value, shift,
