@@ -175,6 +175,11 @@ def CodaFormMapsPass : Pass<"coda-form-maps", "::mlir::func::FuncOp"> {
     intermediates are never stored. A backward's inverse RoPE of the QKV
     cotangent, with the negated sine table, the slices of q, k and v and the
     concat, becomes one kernel that reads the cotangent once.
+
+    A `coda.partial_reduce` of sums outside every GEMM whose only reader is
+    a `coda.reduce_partials` of sums becomes a row-sum map (`row_sum`) of
+    the value it sums and the elementwise ops that only feed it: a kernel
+    that stores each row's sum alone (the z·dz identity's `Σ r · dr`).
   }];
 }
 

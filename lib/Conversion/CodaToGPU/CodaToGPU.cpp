@@ -52,13 +52,16 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
   };
   auto it = plans.find(op);
   if (it == plans.end()) {
-    // A thread per row (reductions), a warp per row (statistics, norms),
-    // a warp per block of rows (norm gradients: the grid is the partials'
-    // rows), a CTA per row (elementwise maps) or per 32 columns of all rows
-    // (sums over the rows).
+    // A thread per row (reductions), a warp per row (statistics, norms,
+    // row-sum maps), a warp per block of rows (norm gradients: the grid is
+    // the partials' rows), a CTA per row (elementwise maps) or per 32
+    // columns of all rows (sums over the rows).
     int64_t block = kElementwiseThreads, rowsPerTile = kElementwiseRowsPerBlock,
             tilesN = 1;
-    if (isa<NormStatisticsOp>(op)) {
+    if (auto map = dyn_cast<MapOp>(op); map && map.getRowSum()) {
+      block = 32 * kRowSumRowsPerBlock;
+      rowsPerTile = kRowSumRowsPerBlock;
+    } else if (isa<NormStatisticsOp>(op)) {
       block = 32 * kStatisticsRowsPerBlock;
       rowsPerTile = kStatisticsRowsPerBlock;
     } else if (isa<ReducePartialsOp>(op)) {
@@ -153,8 +156,9 @@ struct ConvertCodaToGPUPass
                "coda.norm_statistics, coda.rms_norm, coda.layer_norm, "
                "coda.rms_norm_grad_partials, coda.layer_norm_grad_partials, "
                "coda.sum_rows, coda.cross_entropy_from_partials, elementwise "
-               "maps, "
-               "slices, concats and \"half\" RoPE, and leaves "
+               "maps, slices, concats and \"half\" RoPE, row-sum maps "
+               "(which coda-form-maps makes of a coda.partial_reduce of sums "
+               "read only by a coda.reduce_partials of sums), and leaves "
                "coda.attention to the caller";
         supported = false;
       }

@@ -7,13 +7,15 @@
 // the slices and concat around it): one CTA per output row, its threads
 // reading and writing 16 consecutive bytes each per step, so every access
 // is a coalesced vector access. A concat's pieces are loops of their own
-// over the piece's columns.
+// over the piece's columns. A row-sum map is a warp per row instead, its
+// lanes summing the same groups and then adding their sums across the warp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ElementwiseKernel.h"
 
 #include "KernelFunction.h"
+#include "LaneSums.h"
 #include "VectorAccess.h"
 #include "coda/Dialect/Coda/Utils/ScalarMath.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -134,20 +136,24 @@ private:
 } // namespace
 
 int64_t RowProgram::chooseLanes(Operation *op) {
-  int64_t widest = getElement(op->getResult(0)).getIntOrFloatBitWidth();
+  // A row-sum map stores one f32 per row, not groups of its result.
+  auto map = dyn_cast<MapOp>(op);
+  bool rowSum = map && map.getRowSum();
+  int64_t widest =
+      rowSum ? 16 : getElement(op->getResult(0)).getIntOrFloatBitWidth();
   for (Value operand : op->getOperands())
     widest =
         std::max<int64_t>(widest, getElement(operand).getIntOrFloatBitWidth());
   int64_t candidate = 128 / widest;
   SmallVector<int64_t> sizes;
   SmallVector<Operation *> ops = {op};
-  if (auto map = dyn_cast<MapOp>(op))
+  if (map)
     ops = llvm::map_to_vector(map.getBlock().without_terminator(),
                               [](Operation &inner) { return &inner; });
   for (Operation *inner : ops) {
     for (Value value :
          llvm::concat<Value>(inner->getOperands(), inner->getResults()))
-      if (getWidth(value) != 1)
+      if (getWidth(value) != 1 && !(rowSum && value == op->getResult(0)))
         sizes.push_back(getWidth(value));
     if (auto slice = dyn_cast<SliceOp>(inner))
       sizes.push_back(slice.getOffset());
@@ -219,22 +225,15 @@ SmallVector<Value> RowProgram::evaluate(Value value, Value column) {
   return values;
 }
 
-void mlir::coda::emitElementwiseKernel(OpBuilder &b, Operation *op,
-                                       StringRef name) {
-  Location loc = op->getLoc();
-  OpBuilder::InsertionGuard guard(b);
-  auto kernel = createRowCountKernel(b, loc, name, op->getNumOperands() + 1,
-                                     kElementwiseThreads);
-  ValueRange args = kernel.getArguments();
-  Value rows = arith::IndexCastOp::create(b, loc, b.getIndexType(), args[0]);
-  Value row = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value inside =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);
-  RowProgram program(b, loc, op, args.slice(1, op->getNumOperands()), row);
-  Value result = op->getResult(0);
-  int64_t columns = RowProgram::getWidth(result);
-  int64_t lanes = program.getLanes();
-
+/// Loops over the columns of `program`'s root that a thread computes, from
+/// `first` in steps of `step` (one loop per piece of a root concat), with
+/// `body(values, column, iterArgs)` giving the next iteration's values of
+/// the loop-carried `init`; returns their final values.
+static SmallVector<Value> emitColumnLoops(
+    OpBuilder &b, Location loc, RowProgram &program, Value first,
+    int64_t step, ValueRange init,
+    function_ref<SmallVector<Value>(ArrayRef<Value>, Value, ValueRange)>
+        body) {
   // The column ranges computed by loops of their own: a root concat's
   // pieces, else the whole row.
   auto concat = program.getRoot().getDefiningOp<ConcatOp>();
@@ -246,30 +245,102 @@ void mlir::coda::emitElementwiseKernel(OpBuilder &b, Operation *op,
       start += RowProgram::getWidth(input);
     }
   } else {
-    pieces.push_back({0, columns});
+    pieces.push_back({0, RowProgram::getWidth(program.getRoot())});
   }
+  SmallVector<Value> carried(init);
+  for (auto [i, range] : llvm::enumerate(pieces)) {
+    unsigned piece = i;
+    int64_t start = range.first;
+    auto loop = scf::ForOp::create(
+        b, loc, arith::AddIOp::create(b, loc, first, program.index(start)),
+        program.index(range.second), program.index(step), carried,
+        [&](OpBuilder &, Location, Value column, ValueRange iterArgs) {
+          SmallVector<Value> values =
+              concat ? program.evaluatePiece(concat, piece, start, column)
+                     : program.evaluate(program.getRoot(), column);
+          scf::YieldOp::create(b, loc, body(values, column, iterArgs));
+        });
+    carried = loop.getResults();
+  }
+  return carried;
+}
+
+/// A CTA per row, each thread storing groups of `lanes` columns.
+static void emitStoringKernel(OpBuilder &b, Location loc, Operation *op,
+                              ValueRange args) {
+  Value rows = arith::IndexCastOp::create(b, loc, b.getIndexType(), args[0]);
+  Value row = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value inside =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);
+  RowProgram program(b, loc, op, args.slice(1, op->getNumOperands()), row);
+  Value result = op->getResult(0);
+  int64_t columns = RowProgram::getWidth(result);
+  int64_t lanes = program.getLanes();
   scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
     Value first = arith::MulIOp::create(
         b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x),
         program.index(lanes));
-    for (auto [i, range] : llvm::enumerate(pieces)) {
-      unsigned piece = i;
-      int64_t start = range.first;
-      scf::ForOp::create(
-          b, loc, arith::AddIOp::create(b, loc, first, program.index(start)),
-          program.index(range.second),
-          program.index(kElementwiseThreads * lanes), ValueRange(),
-          [&](OpBuilder &, Location, Value column, ValueRange) {
-            SmallVector<Value> values =
-                concat ? program.evaluatePiece(concat, piece, start, column)
-                       : program.evaluate(program.getRoot(), column);
-            storeNarrowed(b, loc, values, args.back(),
-                          RowProgram::getElement(result),
-                          program.at(columns, column));
-            scf::YieldOp::create(b, loc);
-          });
-    }
+    emitColumnLoops(b, loc, program, first, kElementwiseThreads * lanes,
+                    ValueRange(),
+                    [&](ArrayRef<Value> values, Value column, ValueRange) {
+                      storeNarrowed(b, loc, values, args.back(),
+                                    RowProgram::getElement(result),
+                                    program.at(columns, column));
+                      return SmallVector<Value>();
+                    });
     scf::YieldOp::create(b, loc);
   });
+}
+
+/// A warp per row, each lane summing its groups of `lanes` columns; the
+/// lanes' sums are added across the warp and lane 0 stores the row's.
+static void emitRowSumKernel(OpBuilder &b, Location loc, MapOp map,
+                             ValueRange args) {
+  Value rows = arith::IndexCastOp::create(b, loc, b.getIndexType(), args[0]);
+  Value lane, row;
+  std::tie(lane, row) = getWarpRow(b, loc, kRowSumRowsPerBlock);
+  Value inside =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);
+  RowProgram program(b, loc, map, args.slice(1, map->getNumOperands()), row);
+  int64_t lanes = program.getLanes();
+  scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
+    Value first = arith::MulIOp::create(b, loc, lane, program.index(lanes));
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+    Value sum =
+        emitColumnLoops(
+            b, loc, program, first, 32 * lanes, zero,
+            [&](ArrayRef<Value> values, Value, ValueRange partial) {
+              Value next = partial.front();
+              for (Value value : values)
+                next = arith::AddFOp::create(b, loc, next, value);
+              return SmallVector<Value>{next};
+            })
+            .front();
+    sum = sumAcrossLanes(b, loc, sum, {16, 8, 4, 2, 1});
+    Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         lane, program.index(0));
+    scf::IfOp::create(b, loc, leader, [&](OpBuilder &, Location) {
+      LLVM::StoreOp::create(
+          b, loc, sum,
+          getElementAddress(b, loc, args.back(), b.getF32Type(), row));
+      scf::YieldOp::create(b, loc);
+    });
+    scf::YieldOp::create(b, loc);
+  });
+}
+
+void mlir::coda::emitElementwiseKernel(OpBuilder &b, Operation *op,
+                                       StringRef name) {
+  Location loc = op->getLoc();
+  OpBuilder::InsertionGuard guard(b);
+  auto map = dyn_cast<MapOp>(op);
+  bool rowSum = map && map.getRowSum();
+  auto kernel = createRowCountKernel(
+      b, loc, name, op->getNumOperands() + 1,
+      rowSum ? 32 * kRowSumRowsPerBlock : kElementwiseThreads);
+  if (rowSum)
+    emitRowSumKernel(b, loc, map, kernel.getArguments());
+  else
+    emitStoringKernel(b, loc, op, kernel.getArguments());
   gpu::ReturnOp::create(b, loc);
 }

@@ -27,6 +27,8 @@ LogicalResult checkElementwiseKernelSupport(Operation *op);
 /// threads.
 constexpr int64_t kElementwiseRowsPerBlock = 1;
 constexpr int64_t kElementwiseThreads = 128;
+/// Rows each CTA of a row-sum map's kernel sums, a warp each.
+constexpr int64_t kRowSumRowsPerBlock = 8;
 
 /// Emits the kernel of `op` as a `gpu.func` named `name` at the builder's
 /// insertion point: CTA r computes output row r, its 128 threads striding
@@ -39,7 +41,9 @@ constexpr int64_t kElementwiseThreads = 128;
 /// type. A map's region is evaluated the same way, op by op from its
 /// operands, without storing what it computes in between. Arguments: the
 /// row count M as i32, the operands, the result, as pointers. Grid: M CTAs,
-/// block: 128 threads.
+/// block: 128 threads. A map with `row_sum` is evaluated the same way by a
+/// warp per row, 32 lanes of groups, and stores the row's f32 sum: grid
+/// ceil(M / 8) CTAs, block: 256 threads.
 void emitElementwiseKernel(OpBuilder &builder, Operation *op, StringRef name);
 
 } // namespace mlir::coda

@@ -66,3 +66,48 @@ func.func @inner_concat(%a: tensor<?x128xbf16>, %b: tensor<?x128xbf16>) -> tenso
   %s = coda.silu %c : (tensor<?x256xbf16>) -> tensor<?x256xbf16>
   return %s : tensor<?x256xbf16>
 }
+
+// -----
+
+// A standalone sum over each row of a product (the z·dz identity's Σ r · dr)
+// is a row-sum map: the product is never stored, and its kernel is a warp
+// per row (8 rows a CTA) that adds its lanes' sums across the warp and
+// stores one f32 per row.
+// CHECK-LABEL: func.func @row_dot
+//  CHECK-SAME:   (%[[R:.+]]: tensor<?x384xbf16>, %[[D:.+]]: tensor<?x384xbf16>)
+//       CHECK:   %[[S:.+]] = coda.map inputs(%[[R]], %[[D]]) {row_sum} : (tensor<?x384xbf16>, tensor<?x384xbf16>) -> tensor<?x1xf32> {
+//       CHECK:   ^bb0(%[[RA:.+]]: tensor<?x384xf32>, %[[DA:.+]]: tensor<?x384xf32>):
+//       CHECK:     %[[P:.+]] = coda.mul %[[RA]], %[[DA]] : (tensor<?x384xf32>, tensor<?x384xf32>) -> tensor<?x384xf32>
+//       CHECK:     coda.yield %[[P]] : tensor<?x384xf32>
+//   CHECK-NOT:   coda.partial_reduce
+//   CHECK-NOT:   coda.reduce_partials
+//       CHECK:   return %[[S]]
+// KERNEL-LABEL: func.func @row_dot
+//       KERNEL:   coda.map {{.*}}coda.kernel = @coda_kernels::@row_dot_map0, coda.launch = {block = 256 : i64, persistent = false, rows_per_tile = 8 : i64
+//       KERNEL: gpu.func @row_dot_map0(%{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr)
+//       KERNEL:   scf.for %{{.+}} = %{{.+}} to %c384 step %c256
+//       KERNEL:     vector<8xbf16>
+//       KERNEL:     vector<8xbf16>
+//       KERNEL:   gpu.shuffle  xor %{{.+}}, %c16_i32
+//       KERNEL:   gpu.shuffle  xor %{{.+}}, %c1_i32
+//       KERNEL:   llvm.store %{{.+}} : f32, !llvm.ptr
+func.func @row_dot(%r: tensor<?x384xbf16>, %d: tensor<?x384xbf16>) -> tensor<?x1xf32> {
+  %p = coda.mul %r, %d : (tensor<?x384xbf16>, tensor<?x384xbf16>) -> tensor<?x384xbf16>
+  %s = coda.partial_reduce %p : (tensor<?x384xbf16>) -> tensor<?x?xf32>
+  %t = coda.reduce_partials %s : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  return %t : tensor<?x1xf32>
+}
+
+// -----
+
+// A row sum of an input itself: the map yields its argument.
+// CHECK-LABEL: func.func @row_sum_of_input
+//       CHECK:   coda.map inputs(%{{.+}}) {row_sum} : (tensor<?x96xf32>) -> tensor<?x1xf32> {
+//       CHECK:   ^bb0(%[[A:.+]]: tensor<?x96xf32>):
+//       CHECK:     coda.yield %[[A]] : tensor<?x96xf32>
+func.func @row_sum_of_input(%x: tensor<?x96xf32>) -> tensor<?x1xf32> {
+  %s = coda.partial_reduce %x : (tensor<?x96xf32>) -> tensor<?x?xf32>
+  %t = coda.reduce_partials %s : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  return %t : tensor<?x1xf32>
+}
+

@@ -209,7 +209,7 @@ func.func @odd_statistics(%x: tensor<?x63xbf16>, %g: tensor<63xbf16>) -> (tensor
 // An op left outside every epilogue that is no elementwise map has no
 // kernel: an interleaved RoPE, whose pairs are adjacent columns.
 func.func @lone_rope(%x: tensor<?x64xbf16>, %c: tensor<?x32xf32>, %s: tensor<?x32xf32>) -> tensor<?x64xbf16> {
-  // expected-error @+1 {{'coda.rope' outside a GEMM epilogue has no GPU kernel yet; the generator runs coda.gemm, coda.reduce_partials, coda.norm_statistics, coda.rms_norm, coda.layer_norm, coda.rms_norm_grad_partials, coda.layer_norm_grad_partials, coda.sum_rows, coda.cross_entropy_from_partials, elementwise maps, slices, concats and "half" RoPE, and leaves coda.attention to the caller}}
+  // expected-error @+1 {{'coda.rope' outside a GEMM epilogue has no GPU kernel yet; the generator runs coda.gemm, coda.reduce_partials, coda.norm_statistics, coda.rms_norm, coda.layer_norm, coda.rms_norm_grad_partials, coda.layer_norm_grad_partials, coda.sum_rows, coda.cross_entropy_from_partials, elementwise maps, slices, concats and "half" RoPE, row-sum maps (which coda-form-maps makes of a coda.partial_reduce of sums read only by a coda.reduce_partials of sums), and leaves coda.attention to the caller}}
   %y = coda.rope %x, %c, %s {head_dim = 64 : i64, style = "interleaved"} : (tensor<?x64xbf16>, tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x64xbf16>
   return %y : tensor<?x64xbf16>
 }
@@ -284,7 +284,8 @@ func.func @map_inner_concat(%a: tensor<?x128xbf16>, %b: tensor<?x128xbf16>) -> t
 
 // -----
 
-// Partial reductions belong in GEMM epilogues.
+// Partial reductions belong in GEMM epilogues; a map sums its rows with
+// row_sum, not with one in its region.
 func.func @map_partials(%a: tensor<?x128xbf16>) -> tensor<?x1xf32> {
   %y = coda.map inputs(%a) : (tensor<?x128xbf16>) -> tensor<?x1xf32> {
   ^bb0(%x: tensor<?x128xf32>):
@@ -293,4 +294,17 @@ func.func @map_partials(%a: tensor<?x128xbf16>) -> tensor<?x1xf32> {
     coda.yield %p : tensor<?x1xf32>
   }
   return %y : tensor<?x1xf32>
+}
+
+// -----
+
+// Partials that something else reads too are no row sum alone (the
+// coda-form-maps pipeline leaves them as they are), and no kernel stores
+// per-block partials of a value no GEMM makes.
+func.func @partials_read_twice(%x: tensor<?x96xf32>) -> (tensor<?x1xf32>, tensor<?x?xf32>) {
+  // expected-error @+1 {{'coda.partial_reduce' outside a GEMM epilogue has no GPU kernel yet}}
+  %s = coda.partial_reduce %x : (tensor<?x96xf32>) -> tensor<?x?xf32>
+  // expected-error @+1 {{the kernel generator finishes partials stored by a GEMM's epilogue; these come from elsewhere}}
+  %t = coda.reduce_partials %s : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  return %t, %s : tensor<?x1xf32>, tensor<?x?xf32>
 }

@@ -602,6 +602,30 @@ func.func @map_yield(%a: tensor<?x8xbf16>) -> tensor<?x4xbf16> {
 
 // -----
 
+// map_c2: a map with row_sum gives one f32 value per row.
+func.func @map_row_sum_result(%a: tensor<?x8xbf16>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{'coda.map' op with row_sum gives one f32 value per row, tensor<Mx1xf32>, not 'tensor<?x8xf32>'}}
+  %y = coda.map inputs(%a) {row_sum} : (tensor<?x8xbf16>) -> tensor<?x8xf32> {
+  ^bb0(%x: tensor<?x8xf32>):
+    coda.yield %x : tensor<?x8xf32>
+  }
+  return %y : tensor<?x8xf32>
+}
+
+// -----
+
+// map_c2: what a map with row_sum sums has the result's rows.
+func.func @map_row_sum_rows(%a: tensor<4x8xbf16>) -> tensor<5x1xf32> {
+  %y = coda.map inputs(%a) {row_sum} : (tensor<4x8xbf16>) -> tensor<5x1xf32> {
+  ^bb0(%x: tensor<4x8xf32>):
+    // expected-error @+1 {{'coda.yield' op a map with row_sum yields one f32 matrix of the result's rows, got 'tensor<4x8xf32>'}}
+    coda.yield %x : tensor<4x8xf32>
+  }
+  return %y : tensor<5x1xf32>
+}
+
+// -----
+
 // map_c3: only tile-local ops.
 func.func @map_not_tile_local(%a: tensor<?x8xbf16>, %g: tensor<8xf32>) -> tensor<?x8xbf16> {
   %y = coda.map inputs(%a, %g) : (tensor<?x8xbf16>, tensor<8xf32>) -> tensor<?x8xbf16> {

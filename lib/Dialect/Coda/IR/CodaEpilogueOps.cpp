@@ -211,7 +211,24 @@ LogicalResult MapOp::verifyRegions() {
   auto yield = dyn_cast<YieldOp>(body.back());
   if (!yield)
     return emitOpError("region must end in coda.yield");
-  Type expected = GemmOp::getRegionType(getResult().getType());
+  auto resultType = cast<RankedTensorType>(getResult().getType());
+  if (getRowSum()) {
+    auto yielded = yield.getValues().size() == 1
+                       ? dyn_cast<RankedTensorType>(
+                             yield.getValues().front().getType())
+                       : RankedTensorType();
+    if (resultType.getDimSize(1) != 1 || !resultType.getElementType().isF32())
+      return emitOpError("with row_sum gives one f32 value per row, "
+                         "tensor<Mx1xf32>, not ")
+             << resultType;
+    if (!yielded || !yielded.getElementType().isF32() ||
+        yielded.getShape()[0] != resultType.getShape()[0])
+      return yield.emitOpError("a map with row_sum yields one f32 matrix of "
+                               "the result's rows, got ")
+             << yield.getValues().getTypes();
+    return success();
+  }
+  Type expected = GemmOp::getRegionType(resultType);
   if (yield.getValues().size() != 1 ||
       yield.getValues().front().getType() != expected)
     return yield.emitOpError("a map yields one value of type ")

@@ -392,8 +392,13 @@ std::string mlir::coda::explainUnfused(Operation *op, unsigned maxEpilogueOps) {
     return "dx needs each row's statistics and dgamma a sum over all rows: a "
            "row kernel of its own (with the residual sum it feeds, on the GPU "
            "path)";
-  if (isa<MapOp>(op))
+  if (auto map = dyn_cast<MapOp>(op)) {
+    if (map.getRowSum())
+      return "a sum over each row of values no GEMM makes (a norm gradient's "
+             "z·dz statistic from saved results and their cotangents): one "
+             "kernel that stores the sums alone";
     return "elementwise ops that no GEMM takes, one kernel for the lot";
+  }
   if (isa<NormStatisticsOp>(op))
     return "the norm's input is a function argument: no producing GEMM, so "
            "its statistics take a kernel of their own";

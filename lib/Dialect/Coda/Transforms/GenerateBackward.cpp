@@ -141,6 +141,7 @@ private:
   void accumulate(Value value, Value cotangent);
   FailureOr<Value> takeCotangent(Value value);
   LogicalResult differentiate(Operation *op, ValueRange cotangents);
+  FailureOr<SmallVector<Value>> getRowLinearResults(Value z);
   Value buildOutputDotGrad(RMSNormOp norm);
 
   /// The values the forward saves: `saved`, then the log-sum-exps.
@@ -227,6 +228,16 @@ void TrainingPairBuilder::collectSaved() {
   for (Operation &op : original.getBody().front().without_terminator())
     for (Value read : getBackwardReads(&op))
       markRead(read, visited);
+  // The results whose Σ r · dr give a norm's row statistic, as the forward
+  // made them: recomputing them would redo the linear.
+  for (auto norm : original.getBody().front().getOps<RMSNormOp>())
+    for (Operation *user : norm.getResult().getUsers())
+      if (auto linear = dyn_cast<LinearOp>(user)) {
+        FailureOr<SmallVector<Value>> results =
+            getRowLinearResults(linear.getResult());
+        if (succeeded(results))
+          saved.insert(results->begin(), results->end());
+      }
   // Program order, so the forward's extra results read like the function.
   SmallVector<Value> ordered(saved.begin(), saved.end());
   llvm::sort(ordered, [](Value a, Value b) {
@@ -341,15 +352,75 @@ static bool isMadeByProduct(Value value, DenseSet<Value> &visited) {
          });
 }
 
+/// Whether `user` maps the rows of `operand` linearly, row by row, with
+/// nothing else of the graph: a slice, a concat, a scale, or a RoPE of it
+/// (whose tables are arguments).
+static bool isRowLinearUse(Operation *user, Value operand) {
+  if (auto rope = dyn_cast<RoPEOp>(user))
+    return rope.getX() == operand;
+  return isa<SliceOp, ConcatOp, ScaleOp>(user);
+}
+
+/// The function results that `z` reaches through row-linear ops alone, when
+/// each value on the way is either returned (and read by nothing) or read
+/// only by such ops, and each concat on the way takes only such values.
+/// With L that linear map, z's cotangent is dz = Lᵀ · dr, so per row
+/// Σ z · dz = Σ (L · z) · dr = Σ r · dr: the RoPE of q and k is orthogonal
+/// and the slices and concat only move columns, so the QKV projection's
+/// statistic comes from the rotated q|k|v and their cotangents.
+FailureOr<SmallVector<Value>>
+TrainingPairBuilder::getRowLinearResults(Value z) {
+  Operation *ret = original.getBody().front().getTerminator();
+  llvm::SetVector<Value> reached, results;
+  SmallVector<ConcatOp> concats;
+  SmallVector<Value> worklist = {z};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!reached.insert(value))
+      continue;
+    bool returned = llvm::is_contained(ret->getOperands(), value);
+    for (Operation *user : value.getUsers()) {
+      if (user == ret)
+        continue;
+      if (returned || !isRowLinearUse(user, value))
+        return failure();
+      if (auto concat = dyn_cast<ConcatOp>(user))
+        concats.push_back(concat);
+      worklist.push_back(user->getResult(0));
+    }
+    if (returned)
+      results.insert(value);
+  }
+  for (ConcatOp concat : concats)
+    if (!llvm::all_of(concat.getInputs(),
+                      [&](Value input) { return reached.contains(input); }))
+      return failure();
+  if (results.empty())
+    return failure();
+  return SmallVector<Value>(results.begin(), results.end());
+}
+
 /// The row statistic of the gradient of `norm`, Σ h · dh per row, by the
 /// z·dz identity: when the norm's output h feeds only linears without bias,
-/// z = h · Wᵀ, then dh = Σ dz · W and h · dh = Σ z · dz. Built when each dz
-/// is made in a GEMM's epilogue, where z · dz becomes a partial reduction;
-/// null otherwise (the gradient then sums over the row of dh itself).
+/// z = h · Wᵀ, then dh = Σ dz · W and h · dh = Σ z · dz. Each Σ z · dz is
+/// taken where it is cheap: from the epilogue that makes dz, when a product
+/// makes it, else as Σ r · dr over the results that z reaches through
+/// row-linear ops (getRowLinearResults), which the forward saved. Null when
+/// neither holds for some linear (the gradient then sums over the row of
+/// dh itself).
 Value TrainingPairBuilder::buildOutputDotGrad(RMSNormOp norm) {
   Value output = norm.getResult();
-  // The products z · dz, summed per output width.
+  // The products z · dz (or r · dr), summed per width.
   llvm::MapVector<Type, Value> products;
+  auto addProduct = [&](Value primalValue, Value cotangent) {
+    Value product = MulOp::create(builder, norm.getLoc(), typeOf(primalValue),
+                                  primalValue, cotangent);
+    auto [it, inserted] =
+        products.try_emplace(primalValue.getType(), product);
+    if (!inserted)
+      it->second = AddOp::create(builder, norm.getLoc(), typeOf(primalValue),
+                                 it->second, product);
+  };
   for (Operation *user : output.getUsers()) {
     auto linear = dyn_cast<LinearOp>(user);
     if (!linear || linear.getX() != output || linear.getW() == output ||
@@ -359,14 +430,16 @@ Value TrainingPairBuilder::buildOutputDotGrad(RMSNormOp norm) {
     if (!dz)
       continue;
     DenseSet<Value> visited;
-    if (!isMadeByProduct(dz, visited))
+    if (isMadeByProduct(dz, visited)) {
+      addProduct(getPrimal(linear.getResult()), dz);
+      continue;
+    }
+    FailureOr<SmallVector<Value>> results =
+        getRowLinearResults(linear.getResult());
+    if (failed(results))
       return Value();
-    Value z = getPrimal(linear.getResult());
-    Value product = MulOp::create(builder, norm.getLoc(), typeOf(z), z, dz);
-    auto [it, inserted] = products.try_emplace(z.getType(), product);
-    if (!inserted)
-      it->second =
-          AddOp::create(builder, norm.getLoc(), typeOf(z), it->second, product);
+    for (Value result : *results)
+      addProduct(getPrimal(result), cotangents.lookup(result));
   }
   Value rowDot;
   for (Value product : llvm::make_second_range(products)) {

@@ -105,7 +105,8 @@ struct InlineEpilogue : public OpRewritePattern<GemmOp> {
 };
 
 /// A map computes its region on its inputs in f32 and rounds the yielded
-/// value once: the region's ops on the widened inputs, then the result.
+/// value once: the region's ops on the widened inputs, then the result; a
+/// row-sum map's result is the sum of each row of the yielded value.
 struct InlineMap : public OpRewritePattern<MapOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -120,8 +121,14 @@ struct InlineMap : public OpRewritePattern<MapOp> {
     auto yield = cast<YieldOp>(body.getTerminator());
     rewriter.inlineBlockBefore(&body, map, arguments);
     rewriter.setInsertionPoint(map);
-    Value result = castTo(rewriter, loc, yield.getValues().front(),
-                          map.getResult().getType());
+    Value yielded = yield.getValues().front();
+    if (map.getRowSum())
+      yielded = finishRowPartials(
+          rewriter, loc,
+          PartialReduceOp::create(rewriter, loc, getPartialsType(yielded),
+                                  yielded, "sum", /*tile_n=*/IntegerAttr()),
+          "sum", map.getResult().getType());
+    Value result = castTo(rewriter, loc, yielded, map.getResult().getType());
     rewriter.eraseOp(yield);
     rewriter.replaceOp(map, result);
     return success();

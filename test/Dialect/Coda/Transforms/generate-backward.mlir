@@ -20,18 +20,24 @@ func.func @linear(%x: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %b: tensor<32xb
 
 // -----
 
-// A residual, an RMSNorm and a linear: the forward saves the residual sum;
-// the backward recomputes the norm's output for the weight gradient, and the
-// residual's cotangent is the norm's dx plus nothing else (x1 is not a result).
+// A residual, an RMSNorm and a linear: the forward saves the residual sum,
+// and the linear's result, which it returns, a second time: by the z·dz
+// identity the norm's row statistic Σ h · dh is Σ y · dy. The backward
+// recomputes the norm's output for the weight gradient, and the residual's
+// cotangent is the norm's dx plus nothing else (x1 is not a result).
 // CHECK-LABEL: func.func @residual_norm_forward(
 //       CHECK:   %[[X1:.+]] = coda.add
-//       CHECK:   return %{{.+}}, %[[X1]] : tensor<?x32xbf16>, tensor<?x64xbf16>
+//       CHECK:   %[[Y:.+]] = coda.linear
+//       CHECK:   return %[[Y]], %[[X1]], %[[Y]] : tensor<?x32xbf16>, tensor<?x64xbf16>, tensor<?x32xbf16>
 // CHECK-LABEL: func.func @residual_norm_backward(
-//  CHECK-SAME:     %[[X0:[^:]+]]: tensor<?x64xbf16>, %[[O:[^:]+]]: tensor<?x64xbf16>, %[[G:[^:]+]]: tensor<64xbf16>, %[[W:[^:]+]]: tensor<32x64xbf16>, %[[S:[^:]+]]: tensor<?x64xbf16>, %[[DY:[^:]+]]: tensor<?x32xbf16>)
+//  CHECK-SAME:     %[[X0:[^:]+]]: tensor<?x64xbf16>, %[[O:[^:]+]]: tensor<?x64xbf16>, %[[G:[^:]+]]: tensor<64xbf16>, %[[W:[^:]+]]: tensor<32x64xbf16>, %[[S:[^:]+]]: tensor<?x64xbf16>, %[[SY:[^:]+]]: tensor<?x32xbf16>, %[[DY:[^:]+]]: tensor<?x32xbf16>)
 //       CHECK:   %[[H:.+]] = coda.rms_norm %[[S]], %[[G]]
 //       CHECK:   %[[DH:.+]] = coda.matmul %[[DY]], %[[W]]
 //       CHECK:   %[[DW:.+]] = coda.transposed_matmul %[[DY]], %[[H]]
-//       CHECK:   %[[DX:.+]], %[[DG:.+]] = coda.rms_norm_grad %[[S]], %[[G]], %[[DH]] {epsilon = 9.99999974E-6 : f32}
+//       CHECK:   %[[YDY:.+]] = coda.mul %[[SY]], %[[DY]]
+//       CHECK:   %[[P:.+]] = coda.partial_reduce %[[YDY]]
+//       CHECK:   %[[DOT:.+]] = coda.reduce_partials %[[P]]
+//       CHECK:   %[[DX:.+]], %[[DG:.+]] = coda.rms_norm_grad %[[S]], %[[G]], %[[DH]], %[[DOT]] {epsilon = 9.99999974E-6 : f32}
 //       CHECK:   return %[[DX]], %[[DX]], %[[DG]], %[[DW]]
 func.func @residual_norm(%x0: tensor<?x64xbf16>, %o: tensor<?x64xbf16>, %g: tensor<64xbf16>, %w: tensor<32x64xbf16>) -> tensor<?x32xbf16> {
   %x1 = coda.add %x0, %o : (tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<?x64xbf16>
@@ -173,4 +179,52 @@ func.func @norm_before_biased_linear(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>,
   %a = coda.silu %z : (tensor<?x128xbf16>) -> tensor<?x128xbf16>
   %y = coda.linear %a, %w2 : (tensor<?x128xbf16>, tensor<64x128xbf16>) -> tensor<?x64xbf16>
   return %y : tensor<?x64xbf16>
+}
+
+// -----
+
+// The z·dz identity through RoPE: the QKV projection's cotangent is the
+// inverse rotation of the result's, which no product makes, but slices, RoPE
+// (orthogonal) and the concat map z to the result linearly, so per row
+// Σ z · dz = Σ r · dr over the rotated result r, which the forward saves.
+// CHECK-LABEL: func.func @norm_before_rope_forward(
+//       CHECK:   %[[R:.+]] = coda.concat
+//       CHECK:   return %[[R]], %[[R]] : tensor<?x96xbf16>, tensor<?x96xbf16>
+// CHECK-LABEL: func.func @norm_before_rope_backward(
+//  CHECK-SAME:     %[[X:[^:]+]]: tensor<?x64xbf16>, %[[G:[^:]+]]: tensor<64xbf16>, %[[W:[^:]+]]: tensor<96x64xbf16>, %{{[^:]+}}: tensor<?x8xf32>, %{{[^:]+}}: tensor<?x8xf32>, %[[SR:[^:]+]]: tensor<?x96xbf16>, %[[DR:[^:]+]]: tensor<?x96xbf16>)
+//       CHECK:   %[[DZ:.+]] = coda.concat
+//       CHECK:   %[[DH:.+]] = coda.matmul %[[DZ]], %[[W]]
+//       CHECK:   %[[RDR:.+]] = coda.mul %[[SR]], %[[DR]] : (tensor<?x96xbf16>, tensor<?x96xbf16>) -> tensor<?x96xbf16>
+//       CHECK:   %[[P:.+]] = coda.partial_reduce %[[RDR]]
+//       CHECK:   %[[DOT:.+]] = coda.reduce_partials %[[P]]
+//       CHECK:   coda.rms_norm_grad %[[X]], %[[G]], %[[DH]], %[[DOT]] {epsilon = 9.99999974E-6 : f32}
+func.func @norm_before_rope(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %w: tensor<96x64xbf16>, %cos: tensor<?x8xf32>, %sin: tensor<?x8xf32>) -> tensor<?x96xbf16> {
+  %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
+  %z = coda.linear %h, %w : (tensor<?x64xbf16>, tensor<96x64xbf16>) -> tensor<?x96xbf16>
+  %q = coda.slice %z {offset = 0 : i64, size = 64 : i64} : (tensor<?x96xbf16>) -> tensor<?x64xbf16>
+  %v = coda.slice %z {offset = 64 : i64, size = 32 : i64} : (tensor<?x96xbf16>) -> tensor<?x32xbf16>
+  %r = coda.rope %q, %cos, %sin {head_dim = 16 : i64, style = "half"} : (tensor<?x64xbf16>, tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x64xbf16>
+  %y = coda.concat %r, %v : (tensor<?x64xbf16>, tensor<?x32xbf16>) -> tensor<?x96xbf16>
+  return %y : tensor<?x96xbf16>
+}
+
+// -----
+
+// A rotated value that something else also reads (an activation) leaves z
+// without a linear map to the results, and no product makes dz: the
+// gradient sums over dh itself, and the forward saves only z (from which
+// the backward recomputes the activation's operand), no result.
+// CHECK-LABEL: func.func @norm_before_rope_and_silu_forward(
+//  CHECK-SAME:     attributes {coda.saved = 1 : i64}
+//       CHECK:   %[[Z:.+]] = coda.linear
+//       CHECK:   return %{{[^,]+}}, %{{[^,]+}}, %[[Z]] : tensor<?x64xbf16>, tensor<?x64xbf16>, tensor<?x64xbf16>
+// CHECK-LABEL: func.func @norm_before_rope_and_silu_backward(
+//   CHECK-NOT:   coda.partial_reduce
+//       CHECK:   coda.rms_norm_grad %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}} {epsilon
+func.func @norm_before_rope_and_silu(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %w: tensor<64x64xbf16>, %cos: tensor<?x8xf32>, %sin: tensor<?x8xf32>) -> (tensor<?x64xbf16>, tensor<?x64xbf16>) {
+  %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
+  %z = coda.linear %h, %w : (tensor<?x64xbf16>, tensor<64x64xbf16>) -> tensor<?x64xbf16>
+  %r = coda.rope %z, %cos, %sin {head_dim = 16 : i64, style = "half"} : (tensor<?x64xbf16>, tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x64xbf16>
+  %a = coda.silu %r : (tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  return %r, %a : tensor<?x64xbf16>, tensor<?x64xbf16>
 }

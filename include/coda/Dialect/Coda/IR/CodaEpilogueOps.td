@@ -139,10 +139,18 @@ def Coda_MapOp : Coda_OpBase<"map", [IsolatedFromAbove]> {
     The region has one argument per input, of its shape with f32 elements
     for a floating-point input, as a GEMM epilogue's inputs.
 
+    With `row_sum`, the map gives the sum of the yielded value over each
+    row's columns, `[M, 1]` f32, and stores nothing per element: a row
+    statistic of its inputs (`Σ r · dr`, the z·dz identity's statistic taken
+    from a product's rotated results and their cotangents, say), which
+    `coda-form-maps` builds from a `coda.partial_reduce` and
+    `coda.reduce_partials` of sums that no GEMM takes.
+
     Constraints:
     * (map_c1) one region argument per input, of the type described above.
     * (map_c2) `coda.yield` yields one value, of the result's shape with f32
-      elements.
+      elements; with `row_sum`, of the result's rows and any width, and the
+      result is `[M, 1]` f32.
     * (map_c3) every op in the region is tile-local.
 
     ```mlir
@@ -160,9 +168,19 @@ def Coda_MapOp : Coda_OpBase<"map", [IsolatedFromAbove]> {
           : (tensor<?x256xf32>, tensor<?x128xf32>) -> tensor<?x384xf32>
       coda.yield %y : tensor<?x384xf32>
     }
+
+    ```mlir
+    %s = coda.map inputs(%r, %dr) {row_sum}
+        : (tensor<?x3072xbf16>, tensor<?x3072xbf16>) -> tensor<?x1xf32> {
+    ^bb0(%a: tensor<?x3072xf32>, %b: tensor<?x3072xf32>):
+      %p = coda.mul %a, %b
+          : (tensor<?x3072xf32>, tensor<?x3072xf32>) -> tensor<?x3072xf32>
+      coda.yield %p : tensor<?x3072xf32>
+    }
     ```
   }];
-  let arguments = (ins Variadic<Coda_EpilogueInput>:$inputs);
+  let arguments = (ins Variadic<Coda_EpilogueInput>:$inputs,
+                       UnitAttr:$row_sum);
   let results = (outs Coda_Matrix:$result);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
