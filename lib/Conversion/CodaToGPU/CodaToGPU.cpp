@@ -73,7 +73,7 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
     } else if (isa<RMSNormGradPartialsOp, LayerNormGradPartialsOp>(op)) {
       block = kNormGradientThreads;
       rowsPerTile = 1;
-    } else if (isa<CrossEntropyFromPartialsOp>(op)) {
+    } else if (isa<CrossEntropyFromPartialsOp, CrossEntropyRowWeightsOp>(op)) {
       // One CTA over all the rows.
       block = kLossThreads;
       rowsPerTile = INT32_MAX;
@@ -144,7 +144,8 @@ struct ConvertCodaToGPUPass
       // and reshapes, which are views; anything else has no kernel.
       for (Operation &op : func.getBody().getOps()) {
         if (isa<GemmOp, ReducePartialsOp, NormStatisticsOp,
-                CrossEntropyFromPartialsOp, AttentionOp, func::ReturnOp,
+                CrossEntropyFromPartialsOp, CrossEntropyRowWeightsOp,
+                AttentionOp, func::ReturnOp,
                 tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op) ||
             !isa<CodaDialect>(op.getDialect()) || isElementwiseKernelOp(&op) ||
             isNormKernelOp(&op))
@@ -155,7 +156,8 @@ struct ConvertCodaToGPUPass
                "generator runs coda.gemm, coda.reduce_partials, "
                "coda.norm_statistics, coda.rms_norm, coda.layer_norm, "
                "coda.rms_norm_grad_partials, coda.layer_norm_grad_partials, "
-               "coda.sum_rows, coda.cross_entropy_from_partials, elementwise "
+               "coda.sum_rows, coda.cross_entropy_from_partials, "
+               "coda.cross_entropy_row_weights, elementwise "
                "maps, slices, concats and \"half\" RoPE, row-sum maps "
                "(which coda-form-maps makes of a coda.partial_reduce of sums "
                "read only by a coda.reduce_partials of sums), and leaves "
@@ -187,6 +189,8 @@ struct ConvertCodaToGPUPass
           kernelOps.push_back(op);
         } else if (auto loss = dyn_cast<CrossEntropyFromPartialsOp>(op)) {
           supported &= succeeded(checkLossKernelSupport(loss));
+          kernelOps.push_back(op);
+        } else if (isa<CrossEntropyRowWeightsOp>(op)) {
           kernelOps.push_back(op);
         } else if (auto reduce = dyn_cast<ReducePartialsOp>(op)) {
           FailureOr<int64_t> count = checkReduceKernelSupport(reduce);
@@ -245,6 +249,9 @@ struct ConvertCodaToGPUPass
         } else if (auto loss = dyn_cast<CrossEntropyFromPartialsOp>(op)) {
           kernelName += "_loss" + std::to_string(losses++);
           emitLossKernel(builder, loss, kernelName);
+        } else if (auto weights = dyn_cast<CrossEntropyRowWeightsOp>(op)) {
+          kernelName += "_loss" + std::to_string(losses++);
+          emitRowWeightsKernel(builder, weights, kernelName);
         } else {
           kernelName += "_reduce" + std::to_string(reductions++);
           emitReduceKernel(builder, cast<ReducePartialsOp>(op), kernelName,

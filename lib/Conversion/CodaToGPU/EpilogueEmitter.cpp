@@ -82,6 +82,9 @@ private:
   /// Input `input` at column n0 + 2·quad + `offset` (even), memoized.
   std::pair<Value, Value> inputPair(unsigned input, int64_t offset);
   Value rope(RoPEOp rope, int64_t delta, int64_t s);
+  /// w · (exp(x − lse) − [column = target]) at the value's column
+  /// n0 + 2·quad + s + delta.
+  Value softmaxTargetGrad(SoftmaxTargetGradOp grad, int64_t delta, int64_t s);
   /// `op`'s scalar math with approximate transcendentals and division
   /// (fastmath afn: ex2.approx, rcp.approx), whose error is far below the
   /// 16-bit rounding of the results.
@@ -190,6 +193,32 @@ Value RowEvaluator::rope(RoPEOp rope, int64_t delta, int64_t s) {
                : arith::AddFOp::create(b, loc, scaled, rotated).getResult();
 }
 
+Value RowEvaluator::softmaxTargetGrad(SoftmaxTargetGradOp grad,
+                                      int64_t delta, int64_t s) {
+  Value x = at(grad.getLogits(), delta, s);
+  Value lse = at(grad.getLse(), delta, s);
+  Value weight = at(grad.getWeights(), delta, s);
+  Value column = arith::AddIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, frame.n0,
+                            arith::MulIOp::create(b, loc, frame.quad, index(2))),
+      index(s + delta));
+  Value isTarget = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         column, target(grad.getTargets()));
+  // An approximate exp, as the epilogue's other transcendentals.
+  auto approximate =
+      arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::afn);
+  Value probability = math::ExpOp::create(
+      b, loc, arith::SubFOp::create(b, loc, x, lse), approximate);
+  Type f32 = b.getF32Type();
+  Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(f32, 1.0));
+  Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(f32, 0.0));
+  Value difference = arith::SubFOp::create(
+      b, loc, probability,
+      arith::SelectOp::create(b, loc, isTarget, one, zero));
+  return arith::MulFOp::create(b, loc, weight, difference);
+}
+
 Value RowEvaluator::buildApproximateScalar(Operation *op,
                                            ArrayRef<Value> args) {
   Block *block = b.getInsertionBlock();
@@ -262,6 +291,8 @@ Value RowEvaluator::at(Value value, int64_t delta, int64_t s) {
     }
   } else if (auto ropeOp = value.getDefiningOp<RoPEOp>()) {
     result = rope(ropeOp, delta, s);
+  } else if (auto grad = value.getDefiningOp<SoftmaxTargetGradOp>()) {
+    result = softmaxTargetGrad(grad, delta, s);
   } else {
     Operation *op = value.getDefiningOp();
     SmallVector<Value> args;

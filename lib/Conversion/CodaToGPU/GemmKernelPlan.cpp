@@ -180,6 +180,14 @@ LogicalResult ColumnWalk::walk(Value value, int64_t delta, int64_t lo,
       return failure();
     return walk(sums.getX(), delta, lo, hi);
   }
+  if (auto grad = dyn_cast<SoftmaxTargetGradOp>(op)) {
+    // The row's target is an epilogue input read once, as a gather's (the
+    // body makes no integers).
+    for (Value operand : {grad.getLogits(), grad.getLse(), grad.getWeights()})
+      if (failed(walk(operand, delta, lo, hi)))
+        return failure();
+    return success();
+  }
   if (!hasScalarForm(op))
     return op->emitError("'")
            << op->getName()
@@ -331,22 +339,25 @@ mlir::coda::planGemmKernel(GemmOp gemm, GemmSchedule schedule, int64_t stages) {
     if (failed(cutWalk.walk(value, 0, 0, plan.width)))
       return failure();
   // After the walk, so that an epilogue op the generator lacks is named
-  // first. An integer input is the targets of partial_gathers, read one
-  // element per row, and nothing else.
+  // first. An integer input is the targets of partial_gathers and
+  // softmax_target_grads, read one element per row, and nothing else.
   for (auto [index, input] : llvm::enumerate(gemm.getInputs())) {
     if (isa<FloatType>(cast<ShapedType>(input.getType()).getElementType()))
       continue;
     BlockArgument argument = gemm.getBody().getArgument(index + 1);
     bool targetsOnly = !argument.use_empty() &&
                        llvm::all_of(argument.getUsers(), [&](Operation *user) {
-                         auto gather = dyn_cast<PartialGatherOp>(user);
-                         return gather && gather.getTargets() == argument;
+                         if (auto gather = dyn_cast<PartialGatherOp>(user))
+                           return gather.getTargets() == argument;
+                         auto grad = dyn_cast<SoftmaxTargetGradOp>(user);
+                         return grad && grad.getTargets() == argument;
                        });
     if (!targetsOnly)
       return gemm.emitError("epilogue input #")
              << index << " of type " << input.getType()
-             << " is not a floating-point tensor, nor the targets of a "
-                "coda.partial_gather and nothing else";
+             << " is not a floating-point tensor, nor the targets of "
+                "coda.partial_gather or coda.softmax_target_grad and nothing "
+                "else";
   }
   SmallVector<int64_t> cuts = {0, plan.width};
   for (auto [cut, concat] : cutWalk.cuts) {

@@ -31,6 +31,16 @@ LogicalResult checkLossKernelSupport(CrossEntropyFromPartialsOp op);
 void emitLossKernel(OpBuilder &builder, CrossEntropyFromPartialsOp op,
                     StringRef name);
 
+/// Emits the kernel of `op` as a `gpu.func` named `name`: one CTA of 1024
+/// threads over all the rows, as the loss kernel. For "mean" the threads
+/// first count the rows whose target is not ignore_index (added across the
+/// CTA, every thread getting the count); then each stores its rows'
+/// weights, dloss (over the count for "mean", the row's own for "none") or
+/// 0 for an ignored row. Arguments: M as i32, the targets, dloss, the
+/// weights. Grid: 1, block: 1024.
+void emitRowWeightsKernel(OpBuilder &builder, CrossEntropyRowWeightsOp op,
+                          StringRef name);
+
 } // namespace mlir::coda
 
 #endif // CODA_LIB_CONVERSION_CODATOGPU_LOSSKERNEL_H

@@ -310,6 +310,110 @@ struct LowerLayerNormGrad : public CodaLoweringPattern<OpT> {
 // Cross-entropy
 //===----------------------------------------------------------------------===//
 
+/// weight · (exp(logit − lse) − [column = target]) at the linalg index, in
+/// `computeType`; `target` is of `targetType`.
+static Value buildLogitGrad(OpBuilder &b, Location l, Value logit, Value lse,
+                            Value target, Value weight, Type targetType,
+                            Type computeType) {
+  Value probability = math::ExpOp::create(
+      b, l,
+      arith::SubFOp::create(b, l, convertScalar(b, l, logit, computeType),
+                            convertScalar(b, l, lse, computeType)));
+  Value column = arith::IndexCastOp::create(b, l, targetType,
+                                            linalg::IndexOp::create(b, l, 1));
+  Value isTarget =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, column, target);
+  Value grad = arith::SubFOp::create(
+      b, l, probability,
+      arith::SelectOp::create(b, l, isTarget,
+                              createFloat(b, l, computeType, 1.0),
+                              createFloat(b, l, computeType, 0.0)));
+  return arith::MulFOp::create(b, l, grad,
+                               convertScalar(b, l, weight, computeType));
+}
+
+/// What the cross-entropy gradients of one reduction share: whether a
+/// row's target counts, the count of such rows and a row's weight.
+class CrossEntropyGradBuilder {
+public:
+  CrossEntropyGradBuilder(Type targetType, int64_t ignoreIndex,
+                          StringRef reduction, Type computeType)
+      : targetType(targetType), ignoreIndex(ignoreIndex),
+        reduction(reduction), computeType(computeType) {}
+
+  Value isValid(OpBuilder &b, Location l, Value target) const {
+    return arith::CmpIOp::create(
+        b, l, arith::CmpIPredicate::ne, target,
+        arith::ConstantOp::create(b, l,
+                                  b.getIntegerAttr(targetType, ignoreIndex)));
+  }
+
+  /// The rows not ignored, as a rank-0 tensor in the compute type.
+  Value buildCount(OpBuilder &builder, Location loc, Value targets) const {
+    MLIRContext *context = builder.getContext();
+    auto scalarType = RankedTensorType::get({}, computeType);
+    Value zero =
+        linalg::FillOp::create(
+            builder, loc, createFloat(builder, loc, computeType, 0),
+            tensor::EmptyOp::create(builder, loc, ArrayRef<int64_t>{},
+                                    computeType)
+                .getResult())
+            .getResult(0);
+    auto count = linalg::GenericOp::create(
+        builder, loc, scalarType, targets, zero,
+        {AffineMap::getMultiDimIdentityMap(1, context),
+         AffineMap::get(1, 0, {}, context)},
+        {utils::IteratorType::reduction},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value counted = arith::SelectOp::create(
+              b, l, isValid(b, l, args[0]), createFloat(b, l, computeType, 1.0),
+              createFloat(b, l, computeType, 0.0));
+          linalg::YieldOp::create(
+              b, l, arith::AddFOp::create(b, l, args[1], counted).getResult());
+        });
+    return count.getResult(0);
+  }
+
+  /// Appends what a row's weight reads to the inputs and maps of an
+  /// `[M, N]` iteration: the targets, dloss (per row for "none") and, for
+  /// "mean", the count of rows not ignored. Returns the targets' position.
+  unsigned appendWeightInputs(OpBuilder &builder, Location loc, Value targets,
+                              Value dloss, SmallVectorImpl<Value> &inputs,
+                              SmallVectorImpl<AffineMap> &maps) const {
+    MLIRContext *context = builder.getContext();
+    AffineMap rowMap = AffineMap::get(2, 0, {getAffineDimExpr(0, context)},
+                                      context);
+    AffineMap scalarMap = AffineMap::get(2, 0, {}, context);
+    unsigned first = inputs.size();
+    inputs.append({targets, dloss});
+    maps.append({rowMap, reduction == "none" ? rowMap : scalarMap});
+    if (reduction == "mean") {
+      inputs.push_back(buildCount(builder, loc, targets));
+      maps.push_back(scalarMap);
+    }
+    return first;
+  }
+
+  /// The weight of a row, from the iteration's block arguments that
+  /// appendWeightInputs added at `first`: its cotangent (over the count for
+  /// "mean"), 0 when its target is ignored.
+  Value buildWeight(OpBuilder &b, Location l, ValueRange args,
+                    unsigned first) const {
+    Value target = args[first];
+    Value weight = convertScalar(b, l, args[first + 1], computeType);
+    if (reduction == "mean")
+      weight = arith::DivFOp::create(b, l, weight, args[first + 2]);
+    return arith::SelectOp::create(b, l, isValid(b, l, target), weight,
+                                   createFloat(b, l, computeType, 0.0));
+  }
+
+private:
+  Type targetType;
+  int64_t ignoreIndex;
+  StringRef reduction;
+  Type computeType;
+};
+
 struct LowerCrossEntropyGrad : public CodaLoweringPattern<CrossEntropyGradOp> {
   using CodaLoweringPattern::CodaLoweringPattern;
 
@@ -320,59 +424,24 @@ struct LowerCrossEntropyGrad : public CodaLoweringPattern<CrossEntropyGradOp> {
     MLIRContext *context = getContext();
     Type computeType = getComputeType();
     Value logits = adaptor.getLogits(), targets = adaptor.getTargets();
-    Value dloss = adaptor.getDloss();
-    int64_t ignoreIndex = op.getIgnoreIndex();
-    StringRef reduction = op.getReduction();
     Type targetType = op.getTargets().getType().getElementType();
-    auto isValid = [&](OpBuilder &b, Location l, Value target) {
-      return arith::CmpIOp::create(
-          b, l, arith::CmpIPredicate::ne, target,
-          arith::ConstantOp::create(b, l,
-                                    b.getIntegerAttr(targetType, ignoreIndex)));
-    };
+    CrossEntropyGradBuilder grads(targetType, op.getIgnoreIndex(),
+                                  op.getReduction(), computeType);
 
     AffineExpr d0 = getAffineDimExpr(0, context);
-    AffineMap rowMap = AffineMap::get(2, 0, {d0}, context);
-    AffineMap scalarMap = AffineMap::get(2, 0, {}, context);
     // The saved log-sum-exps ([M, 1]) when given, else the rows' own.
     Value lse = adaptor.getLse();
     AffineMap lseMap =
         lse ? AffineMap::get(2, 0, {d0, getAffineConstantExpr(0, context)},
                              context)
-            : rowMap;
+            : AffineMap::get(2, 0, {d0}, context);
     if (!lse)
       lse = buildRowLogSumExp(rewriter, loc, logits, computeType);
-    SmallVector<Value> inputs = {logits, lse, targets, dloss};
+    SmallVector<Value> inputs = {logits, lse};
     SmallVector<AffineMap> maps = {
-        AffineMap::getMultiDimIdentityMap(2, context), lseMap, rowMap,
-        reduction == "none" ? rowMap : scalarMap};
-    if (reduction == "mean") {
-      // The rows not ignored, as a rank-0 tensor.
-      auto scalarType = RankedTensorType::get({}, computeType);
-      Value zero =
-          linalg::FillOp::create(
-              rewriter, loc, createFloat(rewriter, loc, computeType, 0),
-              tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{},
-                                      computeType)
-                  .getResult())
-              .getResult(0);
-      auto count = linalg::GenericOp::create(
-          rewriter, loc, scalarType, targets, zero,
-          {AffineMap::getMultiDimIdentityMap(1, context),
-           AffineMap::get(1, 0, {}, context)},
-          {utils::IteratorType::reduction},
-          [&](OpBuilder &b, Location l, ValueRange args) {
-            Value counted =
-                arith::SelectOp::create(b, l, isValid(b, l, args[0]),
-                                        createFloat(b, l, computeType, 1.0),
-                                        createFloat(b, l, computeType, 0.0));
-            linalg::YieldOp::create(
-                b, l,
-                arith::AddFOp::create(b, l, args[1], counted).getResult());
-          });
-      inputs.push_back(count.getResult(0));
-      maps.push_back(scalarMap);
-    }
+        AffineMap::getMultiDimIdentityMap(2, context), lseMap};
+    unsigned first = grads.appendWeightInputs(rewriter, loc, targets,
+                                              adaptor.getDloss(), inputs, maps);
 
     RankedTensorType resultType = convert(op.getType());
     Value init = createEmpty(rewriter, loc, resultType, logits);
@@ -381,24 +450,81 @@ struct LowerCrossEntropyGrad : public CodaLoweringPattern<CrossEntropyGradOp> {
         rewriter, loc, resultType, inputs, init, maps,
         {utils::IteratorType::parallel, utils::IteratorType::parallel},
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value logit = convertScalar(b, l, args[0], computeType);
-          Value probability = math::ExpOp::create(
-              b, l, arith::SubFOp::create(b, l, logit, args[1]));
-          Value column = arith::IndexCastOp::create(
-              b, l, targetType, linalg::IndexOp::create(b, l, 1));
-          Value isTarget = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                                 column, args[2]);
-          Value zero = createFloat(b, l, computeType, 0.0);
-          Value grad = arith::SubFOp::create(
-              b, l, probability,
-              arith::SelectOp::create(
-                  b, l, isTarget, createFloat(b, l, computeType, 1.0), zero));
-          Value weight = convertScalar(b, l, args[3], computeType);
-          if (reduction == "mean")
-            weight = arith::DivFOp::create(b, l, weight, args[4]);
-          Value value = arith::SelectOp::create(
-              b, l, isValid(b, l, args[2]),
-              arith::MulFOp::create(b, l, grad, weight), zero);
+          Value value =
+              buildLogitGrad(b, l, args[0], args[1], args[first],
+                             grads.buildWeight(b, l, args, first), targetType,
+                             computeType);
+          linalg::YieldOp::create(
+              b, l, convertScalar(b, l, value, resultType.getElementType()));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+struct LowerCrossEntropyRowWeights
+    : public CodaLoweringPattern<CrossEntropyRowWeightsOp> {
+  using CodaLoweringPattern::CodaLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(CrossEntropyRowWeightsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = getContext();
+    Value targets = adaptor.getTargets();
+    CrossEntropyGradBuilder grads(op.getTargets().getType().getElementType(),
+                                  op.getIgnoreIndex(), op.getReduction(),
+                                  getComputeType());
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    unsigned first = grads.appendWeightInputs(rewriter, loc, targets,
+                                              adaptor.getDloss(), inputs, maps);
+    RankedTensorType resultType = convert(op.getType());
+    Value init = createEmpty(rewriter, loc, resultType, targets);
+    maps.push_back(AffineMap::getMultiDimIdentityMap(2, context));
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, resultType, inputs, init, maps,
+        {utils::IteratorType::parallel, utils::IteratorType::parallel},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(
+              b, l,
+              convertScalar(b, l, grads.buildWeight(b, l, args, first),
+                            resultType.getElementType()));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+struct LowerSoftmaxTargetGrad
+    : public CodaLoweringPattern<SoftmaxTargetGradOp> {
+  using CodaLoweringPattern::CodaLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(SoftmaxTargetGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = getContext();
+    Value logits = adaptor.getLogits();
+    Type targetType = op.getTargets().getType().getElementType();
+    Type computeType = getComputeType();
+    AffineExpr d0 = getAffineDimExpr(0, context);
+    AffineMap perRow =
+        AffineMap::get(2, 0, {d0, getAffineConstantExpr(0, context)}, context);
+    RankedTensorType resultType = convert(op.getType());
+    Value init = createEmpty(rewriter, loc, resultType, logits);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, resultType,
+        ValueRange{logits, adaptor.getLse(), adaptor.getWeights(),
+                   adaptor.getTargets()},
+        init,
+        {AffineMap::getMultiDimIdentityMap(2, context), perRow, perRow,
+         AffineMap::get(2, 0, {d0}, context),
+         AffineMap::getMultiDimIdentityMap(2, context)},
+        {utils::IteratorType::parallel, utils::IteratorType::parallel},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value value = buildLogitGrad(b, l, args[0], args[1], args[3],
+                                       args[2], targetType, computeType);
           linalg::YieldOp::create(
               b, l, convertScalar(b, l, value, resultType.getElementType()));
         });
@@ -414,6 +540,7 @@ void mlir::coda::populateGradientLoweringPatterns(
       .add<LowerSumRows, LowerRMSNormGrad<RMSNormGradOp>,
            LowerRMSNormGrad<RMSNormGradPartialsOp>,
            LowerLayerNormGrad<LayerNormGradOp>,
-           LowerLayerNormGrad<LayerNormGradPartialsOp>, LowerCrossEntropyGrad>(
+           LowerLayerNormGrad<LayerNormGradPartialsOp>, LowerCrossEntropyGrad,
+           LowerCrossEntropyRowWeights, LowerSoftmaxTargetGrad>(
           converter, patterns.getContext());
 }

@@ -39,3 +39,40 @@ func.func @none(%lse: tensor<?x1xf32>, %picked: tensor<?x1xf32>, %t: tensor<?xi3
   %l = coda.cross_entropy_from_partials %lse, %picked, %t {reduction = "none", ignore_index = 0 : i64} : (tensor<?x1xf32>, tensor<?x1xf32>, tensor<?xi32>) -> tensor<?xf32>
   return %l : tensor<?xf32>
 }
+
+// -----
+
+// The rows' weights of a mean cross-entropy's gradient: the same CTA counts
+// the rows not ignored (every thread gets the count through shared memory),
+// then stores dloss / count, or 0 for an ignored row, per row.
+// CHECK-LABEL: func.func @mean_weights
+//       CHECK:   coda.cross_entropy_row_weights {{.*}}coda.kernel = @coda_kernels::@mean_weights_loss0, coda.launch = {block = 1024 : i64, persistent = false, rows_per_tile = 2147483647 : i64, shared_bytes = 0 : i64, tiles_n = 1 : i64}
+//       CHECK: gpu.func @mean_weights_loss0(%{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) workgroup(%{{.+}} : memref<1x32xf32, #gpu.address_space<workgroup>>)
+//       CHECK:   scf.for
+//       CHECK:     arith.cmpi ne
+//       CHECK:   gpu.barrier
+//       CHECK:   arith.divf
+//       CHECK:   scf.for
+//       CHECK:     arith.select
+//       CHECK:     llvm.store %{{.+}}, %{{.+}} : f32, !llvm.ptr
+// PLAN: mean_weights_loss0 coda.cross_entropy_row_weights -1 2147483647 1024 [-1, 'arg0', 'arg1', 't0']
+func.func @mean_weights(%t: tensor<?xi64>, %d: tensor<f32>) -> tensor<?x1xf32> {
+  %w = coda.cross_entropy_row_weights %t, %d : (tensor<?xi64>, tensor<f32>) -> tensor<?x1xf32>
+  return %w : tensor<?x1xf32>
+}
+
+// -----
+
+// "none": each row's own cotangent, with no count and nothing shared.
+// CHECK-LABEL: gpu.func @none_weights_loss0
+//   CHECK-NOT:   workgroup
+//       CHECK:   scf.for
+//       CHECK:     llvm.load %{{.+}} : !llvm.ptr -> f32
+//       CHECK:     llvm.store %{{.+}}, %{{.+}} : f32, !llvm.ptr
+//   CHECK-NOT:   gpu.barrier
+//       CHECK:   gpu.return
+// PLAN: none_weights_loss0 coda.cross_entropy_row_weights -1 2147483647 1024 [-1, 'arg0', 'arg1', 't0']
+func.func @none_weights(%t: tensor<?xi64>, %d: tensor<?xf32>) -> tensor<?x1xf32> {
+  %w = coda.cross_entropy_row_weights %t, %d {reduction = "none"} : (tensor<?xi64>, tensor<?xf32>) -> tensor<?x1xf32>
+  return %w : tensor<?x1xf32>
+}

@@ -209,7 +209,7 @@ func.func @odd_statistics(%x: tensor<?x63xbf16>, %g: tensor<63xbf16>) -> (tensor
 // An op left outside every epilogue that is no elementwise map has no
 // kernel: an interleaved RoPE, whose pairs are adjacent columns.
 func.func @lone_rope(%x: tensor<?x64xbf16>, %c: tensor<?x32xf32>, %s: tensor<?x32xf32>) -> tensor<?x64xbf16> {
-  // expected-error @+1 {{'coda.rope' outside a GEMM epilogue has no GPU kernel yet; the generator runs coda.gemm, coda.reduce_partials, coda.norm_statistics, coda.rms_norm, coda.layer_norm, coda.rms_norm_grad_partials, coda.layer_norm_grad_partials, coda.sum_rows, coda.cross_entropy_from_partials, elementwise maps, slices, concats and "half" RoPE, row-sum maps (which coda-form-maps makes of a coda.partial_reduce of sums read only by a coda.reduce_partials of sums), and leaves coda.attention to the caller}}
+  // expected-error @+1 {{'coda.rope' outside a GEMM epilogue has no GPU kernel yet; the generator runs coda.gemm, coda.reduce_partials, coda.norm_statistics, coda.rms_norm, coda.layer_norm, coda.rms_norm_grad_partials, coda.layer_norm_grad_partials, coda.sum_rows, coda.cross_entropy_from_partials, coda.cross_entropy_row_weights, elementwise maps, slices, concats and "half" RoPE, row-sum maps (which coda-form-maps makes of a coda.partial_reduce of sums read only by a coda.reduce_partials of sums), and leaves coda.attention to the caller}}
   %y = coda.rope %x, %c, %s {head_dim = 64 : i64, style = "interleaved"} : (tensor<?x64xbf16>, tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x64xbf16>
   return %y : tensor<?x64xbf16>
 }
@@ -241,7 +241,7 @@ func.func @gather_tile(%a: tensor<?x64xbf16>, %w: tensor<256x64xbf16>, %t: tenso
 
 // Epilogue inputs are read as floating-point values.
 func.func @integer_input(%a: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %t: tensor<?xi64>) -> tensor<?x32xbf16> {
-  // expected-error @+1 {{epilogue input #0 of type 'tensor<?xi64>' is not a floating-point tensor, nor the targets of a coda.partial_gather and nothing else}}
+  // expected-error @+1 {{epilogue input #0 of type 'tensor<?xi64>' is not a floating-point tensor, nor the targets of coda.partial_gather or coda.softmax_target_grad and nothing else}}
   %y = coda.gemm %a, [%w] inputs(%t) : (tensor<?x64xbf16>, tensor<32x64xbf16>, tensor<?xi64>) -> tensor<?x32xbf16> {
   ^bb0(%acc: tensor<?x32xf32>, %targets: tensor<?xi64>):
     coda.yield %acc : tensor<?x32xf32>

@@ -240,3 +240,66 @@ func.func @ce_grad_lse(%l: tensor<4x8xf32>, %t: tensor<4xi64>, %dl: tensor<f32>,
   %g = coda.cross_entropy_grad %l, %t, %dl, %s : (tensor<4x8xf32>, tensor<4xi64>, tensor<f32>, tensor<4x8xf32>) -> tensor<4x8xf32>
   return
 }
+
+// -----
+
+// cross_entropy_row_weights_c1: "sum" takes a scalar cotangent.
+func.func @row_weights_sum_dloss(%t: tensor<4xi64>, %d: tensor<4xf32>) -> tensor<4x1xf32> {
+  // expected-error @+1 {{'coda.cross_entropy_row_weights' op reduction "sum" expects dloss of type tensor<f32>, got 'tensor<4xf32>'}}
+  %w = coda.cross_entropy_row_weights %t, %d {reduction = "sum"} : (tensor<4xi64>, tensor<4xf32>) -> tensor<4x1xf32>
+  return %w : tensor<4x1xf32>
+}
+
+// -----
+
+// cross_entropy_row_weights_c1: "none" takes one cotangent per row.
+func.func @row_weights_none_dloss(%t: tensor<4xi64>, %d: tensor<5xf32>) -> tensor<4x1xf32> {
+  // expected-error @+1 {{'coda.cross_entropy_row_weights' op reduction "none" expects dloss of type tensor<4xf32>, got 'tensor<5xf32>'}}
+  %w = coda.cross_entropy_row_weights %t, %d {reduction = "none"} : (tensor<4xi64>, tensor<5xf32>) -> tensor<4x1xf32>
+  return %w : tensor<4x1xf32>
+}
+
+// -----
+
+// cross_entropy_row_weights_c2: one weight per target.
+func.func @row_weights_result(%t: tensor<4xi64>, %d: tensor<f32>) -> tensor<4x2xf32> {
+  // expected-error @+1 {{'coda.cross_entropy_row_weights' op expected the result of type tensor<4x1xf32>, one per row, got 'tensor<4x2xf32>'}}
+  %w = coda.cross_entropy_row_weights %t, %d : (tensor<4xi64>, tensor<f32>) -> tensor<4x2xf32>
+  return %w : tensor<4x2xf32>
+}
+
+// -----
+
+// softmax_target_grad_c1: one log-sum-exp per row.
+func.func @softmax_target_grad_lse(%l: tensor<4x8xf32>, %lse: tensor<4x2xf32>, %w: tensor<4x1xf32>, %t: tensor<4xi64>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'coda.softmax_target_grad' op expected lse of type tensor<4x1xf32>, one per row, got 'tensor<4x2xf32>'}}
+  %g = coda.softmax_target_grad %l, %lse, %w, %t : (tensor<4x8xf32>, tensor<4x2xf32>, tensor<4x1xf32>, tensor<4xi64>) -> tensor<4x8xf32>
+  return %g : tensor<4x8xf32>
+}
+
+// -----
+
+// softmax_target_grad_c1: one weight per row.
+func.func @softmax_target_grad_weights(%l: tensor<4x8xf32>, %lse: tensor<4x1xf32>, %w: tensor<3x1xf32>, %t: tensor<4xi64>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'coda.softmax_target_grad' op expected weights of type tensor<4x1xf32>, one per row, got 'tensor<3x1xf32>'}}
+  %g = coda.softmax_target_grad %l, %lse, %w, %t : (tensor<4x8xf32>, tensor<4x1xf32>, tensor<3x1xf32>, tensor<4xi64>) -> tensor<4x8xf32>
+  return %g : tensor<4x8xf32>
+}
+
+// -----
+
+// softmax_target_grad_c1: one target per row.
+func.func @softmax_target_grad_targets(%l: tensor<4x8xf32>, %lse: tensor<4x1xf32>, %w: tensor<4x1xf32>, %t: tensor<5xi64>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'coda.softmax_target_grad' op targets has 5 rows but logits has 4}}
+  %g = coda.softmax_target_grad %l, %lse, %w, %t : (tensor<4x8xf32>, tensor<4x1xf32>, tensor<4x1xf32>, tensor<5xi64>) -> tensor<4x8xf32>
+  return %g : tensor<4x8xf32>
+}
+
+// -----
+
+// softmax_target_grad_c2: the result has the logits' shape.
+func.func @softmax_target_grad_shape(%l: tensor<4x8xf32>, %lse: tensor<4x1xf32>, %w: tensor<4x1xf32>, %t: tensor<4xi64>) -> tensor<4x6xbf16> {
+  // expected-error @+1 {{'coda.softmax_target_grad' op result shape 4x6 differs from the logits' 4x8}}
+  %g = coda.softmax_target_grad %l, %lse, %w, %t : (tensor<4x8xf32>, tensor<4x1xf32>, tensor<4x1xf32>, tensor<4xi64>) -> tensor<4x6xbf16>
+  return %g : tensor<4x6xbf16>
+}

@@ -49,3 +49,19 @@ func.func @norm_grad_partials(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %dy: t
   %qg, %qb, %dx3 = coda.layer_norm_grad_partials %x, %g, %dy, %r {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x64xbf16>) -> (tensor<8x64xf32>, tensor<8x64xf32>, tensor<?x64xbf16>)
   return
 }
+
+// -----
+
+// A saved-log-sum-exp loss's gradient: the rows' weights and the tile-local
+// gradient of each logit round-trip; the weights default to "mean" with
+// ignore_index -100.
+// CHECK-LABEL: func.func @cross_entropy_from_lse
+//       CHECK:   %[[W:.+]] = coda.cross_entropy_row_weights %{{.*}}, %{{.*}} : (tensor<?xi64>, tensor<f32>) -> tensor<?x1xf32>
+//       CHECK:   coda.cross_entropy_row_weights %{{.*}}, %{{.*}} {ignore_index = 0 : i64, reduction = "none"} : (tensor<?xi64>, tensor<?xf32>) -> tensor<?x1xf32>
+//       CHECK:   coda.softmax_target_grad %{{.*}}, %{{.*}}, %[[W]], %{{.*}} : (tensor<?x64xf32>, tensor<?x1xf32>, tensor<?x1xf32>, tensor<?xi64>) -> tensor<?x64xbf16>
+func.func @cross_entropy_from_lse(%l: tensor<?x64xf32>, %lse: tensor<?x1xf32>, %t: tensor<?xi64>, %d: tensor<f32>, %dn: tensor<?xf32>) -> tensor<?x64xbf16> {
+  %w = coda.cross_entropy_row_weights %t, %d : (tensor<?xi64>, tensor<f32>) -> tensor<?x1xf32>
+  %wn = coda.cross_entropy_row_weights %t, %dn {ignore_index = 0 : i64, reduction = "none"} : (tensor<?xi64>, tensor<?xf32>) -> tensor<?x1xf32>
+  %g = coda.softmax_target_grad %l, %lse, %w, %t : (tensor<?x64xf32>, tensor<?x1xf32>, tensor<?x1xf32>, tensor<?xi64>) -> tensor<?x64xbf16>
+  return %g : tensor<?x64xbf16>
+}

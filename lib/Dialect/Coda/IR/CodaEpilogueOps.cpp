@@ -165,7 +165,8 @@ LogicalResult GemmOp::verify() {
 bool mlir::coda::isTileLocalOp(Operation *op) {
   return isa<AddOp, AddOuterOp, MulOp, ScaleOp, SiLUOp, ReLUOp, SigmoidOp,
              TanhOp, GELUOp, SwiGLUOp, ActivationGradOp, RoPEOp, SliceOp,
-             ConcatOp, PartialReduceOp, PartialSumRowsOp, PartialGatherOp>(op);
+             ConcatOp, SoftmaxTargetGradOp, PartialReduceOp, PartialSumRowsOp,
+             PartialGatherOp>(op);
 }
 
 Value mlir::coda::getPartialsSource(Value value) {

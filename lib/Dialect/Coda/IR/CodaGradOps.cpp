@@ -176,30 +176,81 @@ LogicalResult ActivationGradOp::verify() {
 // CrossEntropyGradOp
 //===----------------------------------------------------------------------===//
 
+/// Checks a cross-entropy cotangent against its reduction: a scalar for
+/// "mean" and "sum", one per row for "none".
+static LogicalResult verifyLossCotangent(Operation *op, Value dloss,
+                                         StringRef reduction, int64_t rows) {
+  auto dlossType = tensorType(dloss);
+  if (reduction == "none") {
+    if (dlossType.getRank() != 1 ||
+        isStaticMismatch(dlossType.getDimSize(0), rows))
+      return op->emitOpError("reduction \"none\" expects dloss of type tensor<")
+             << dimString(rows) << "xf32>, got " << dlossType;
+  } else if (dlossType.getRank() != 0) {
+    return op->emitOpError("reduction \"")
+           << reduction << "\" expects dloss of type tensor<f32>, got "
+           << dlossType;
+  }
+  return success();
+}
+
+/// Checks that `value` is `[rows, 1]`, one value per row.
+static LogicalResult verifyPerRow(Operation *op, Value value, StringRef name,
+                                  int64_t rows) {
+  auto type = tensorType(value);
+  if (type.getDimSize(1) != 1 || isStaticMismatch(type.getDimSize(0), rows))
+    return op->emitOpError("expected ")
+           << name << " of type tensor<" << dimString(rows)
+           << "x1xf32>, one per row, got " << type;
+  return success();
+}
+
+
 LogicalResult CrossEntropyGradOp::verify() {
   int64_t rows = tensorType(getLogits()).getDimSize(0);
   // cross_entropy_grad_c1.
   if (failed(verifyRows(*this, getTargets(), "targets", rows, "logits")))
     return failure();
-  auto dlossType = tensorType(getDloss());
-  if (getReduction() == "none") {
-    if (dlossType.getRank() != 1 ||
-        isStaticMismatch(dlossType.getDimSize(0), rows))
-      return emitOpError("reduction \"none\" expects dloss of type tensor<")
-             << dimString(rows) << "xf32>, got " << dlossType;
-  } else if (dlossType.getRank() != 0) {
-    return emitOpError("reduction \"")
-           << getReduction() << "\" expects dloss of type tensor<f32>, got "
-           << dlossType;
-  }
-  if (Value lse = getLse()) {
-    auto lseType = tensorType(lse);
-    if (lseType.getDimSize(1) != 1 ||
-        isStaticMismatch(lseType.getDimSize(0), rows))
-      return emitOpError("expected lse of type tensor<")
-             << dimString(rows) << "x1xf32>, one per row, got " << lseType;
-  }
+  if (failed(verifyLossCotangent(*this, getDloss(), getReduction(), rows)))
+    return failure();
+  if (Value lse = getLse(); lse && failed(verifyPerRow(*this, lse, "lse", rows)))
+    return failure();
   // cross_entropy_grad_c2.
   return verifySameMatrix(*this, getResult(), "the result", getLogits(),
                           "logits");
+}
+
+//===----------------------------------------------------------------------===//
+// CrossEntropyRowWeightsOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CrossEntropyRowWeightsOp::verify() {
+  int64_t rows = tensorType(getTargets()).getDimSize(0);
+  // cross_entropy_row_weights_c1, c2.
+  if (failed(verifyLossCotangent(*this, getDloss(), getReduction(), rows)))
+    return failure();
+  return verifyPerRow(*this, getWeights(), "the result", rows);
+}
+
+//===----------------------------------------------------------------------===//
+// SoftmaxTargetGradOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SoftmaxTargetGradOp::verify() {
+  auto logitsType = tensorType(getLogits());
+  int64_t rows = logitsType.getDimSize(0);
+  // softmax_target_grad_c1.
+  if (failed(verifyPerRow(*this, getLse(), "lse", rows)) ||
+      failed(verifyPerRow(*this, getWeights(), "weights", rows)) ||
+      failed(verifyRows(*this, getTargets(), "targets", rows, "logits")))
+    return failure();
+  // softmax_target_grad_c2.
+  auto resultType = tensorType(getResult());
+  if (resultType.getDimSize(1) != logitsType.getDimSize(1) ||
+      isStaticMismatch(resultType.getDimSize(0), rows))
+    return emitOpError("result shape ")
+           << dimString(resultType.getDimSize(0)) << "x"
+           << resultType.getDimSize(1) << " differs from the logits' "
+           << dimString(rows) << "x" << logitsType.getDimSize(1);
+  return success();
 }

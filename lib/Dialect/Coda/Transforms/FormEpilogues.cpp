@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GemmUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "coda/Dialect/Coda/IR/CodaOps.h"
 #include "coda/Dialect/Coda/Transforms/Passes.h"
 #include "coda/Dialect/Coda/Transforms/Patterns.h"
@@ -139,6 +140,30 @@ struct AbsorbIntoEpilogue : public RewritePattern {
   }
 
   unsigned maxEpilogueOps;
+};
+
+/// Rounds a GEMM's result in its epilogue: a truncation of a tile result is
+/// one more result, of the narrower type, from the same value, so the wider
+/// one is not stored when nothing else reads it (a logits gradient that the
+/// next products read in bf16).
+struct TruncationIntoEpilogue : public OpRewritePattern<arith::TruncFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::TruncFOp op,
+                                PatternRewriter &rewriter) const override {
+    auto producer = op.getIn().getDefiningOp<GemmOp>();
+    if (!producer || !isa<RankedTensorType>(op.getType()))
+      return rewriter.notifyMatchFailure(op, "not a GEMM's tile result");
+    unsigned index = cast<OpResult>(op.getIn()).getResultNumber();
+    if (getPartialsSource(producer.getBody().getTerminator()->getOperand(index)))
+      return rewriter.notifyMatchFailure(op, "the GEMM's result is partials");
+    GemmOp extended = extendGemm(
+        rewriter, producer, ValueRange(), op.getType(),
+        [&](OpBuilder &, Location, ValueRange yielded,
+            ValueRange) -> SmallVector<Value> { return {yielded[index]}; });
+    rewriter.replaceOp(op, extended.getResults().back());
+    return success();
+  }
 };
 
 /// Computes a cross-entropy over a GEMM's logits from per-tile partials in
@@ -362,7 +387,8 @@ void mlir::coda::populateFormEpiloguesPatterns(RewritePatternSet &patterns,
   MLIRContext *context = patterns.getContext();
   patterns.add<LinearToGemm, MatmulToGemm, TransposedMatmulToGemm,
                CrossEntropyFromEpilogue, LogSumExpFromEpilogue,
-               RMSNormGradIntoEpilogue, SumRowsFromEpilogue>(context);
+               RMSNormGradIntoEpilogue, SumRowsFromEpilogue,
+               TruncationIntoEpilogue>(context);
   patterns.add<AbsorbIntoEpilogue>(context, maxEpilogueOps);
   // Results nobody reads any more leave the GEMM, and their epilogue ops die.
   GemmOp::getCanonicalizationPatterns(patterns, context);

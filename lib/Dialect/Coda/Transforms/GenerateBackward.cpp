@@ -490,10 +490,16 @@ LogicalResult TrainingPairBuilder::differentiate(Operation *op,
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](LinearOp linear) {
         Value x = getPrimal(linear.getX()), w = getPrimal(linear.getW());
+        // The cotangent in each product's operand type, rounded once when
+        // both products take the same.
+        Value dyForW = inTypeOf(dy, w);
+        Value dyForX = typeOf(x).getElementType() == typeOf(w).getElementType()
+                           ? dyForW
+                           : inTypeOf(dy, x);
         grad(linear.getX(),
-             MatmulOp::create(builder, loc, typeOf(x), inTypeOf(dy, w), w));
+             MatmulOp::create(builder, loc, typeOf(x), dyForW, w));
         grad(linear.getW(),
-             TransposedMatmulOp::create(builder, loc, typeOf(w), dy, x));
+             TransposedMatmulOp::create(builder, loc, typeOf(w), dyForX, x));
         if (Value bias = linear.getBias())
           grad(bias, SumRowsOp::create(builder, loc, typeOf(bias), dy));
         return success();
@@ -599,13 +605,27 @@ LogicalResult TrainingPairBuilder::differentiate(Operation *op,
         return success();
       })
       .Case([&](CrossEntropyOp loss) {
-        Value logits = getPrimal(loss.getLogits());
         Value targets = getPrimal(loss.getTargets());
+        Value lse = logSumExps.lookup(loss);
+        if (!lse) {
+          Value logits = getPrimal(loss.getLogits());
+          grad(loss.getLogits(),
+               CrossEntropyGradOp::create(
+                   builder, loc, typeOf(logits), logits, targets, dy, Value(),
+                   loss.getIgnoreIndexAttr(), loss.getReductionAttr()));
+          return success();
+        }
+        // With the saved log-sum-exps, the rows' weights (a count over all
+        // the rows for "mean"), then the recomputed logits and their
+        // tile-local gradient, which the GEMM recomputing them takes into
+        // its epilogue.
+        Value weights = CrossEntropyRowWeightsOp::create(
+            builder, loc, getStatisticType(loss.getLogits()), targets, dy,
+            loss.getIgnoreIndexAttr(), loss.getReductionAttr());
+        Value logits = getPrimal(loss.getLogits());
         grad(loss.getLogits(),
-             CrossEntropyGradOp::create(builder, loc, typeOf(logits), logits,
-                                        targets, dy, logSumExps.lookup(loss),
-                                        loss.getIgnoreIndexAttr(),
-                                        loss.getReductionAttr()));
+             SoftmaxTargetGradOp::create(builder, loc, typeOf(logits), logits,
+                                         lse, weights, targets));
         return success();
       });
 }

@@ -343,3 +343,25 @@ func.func @weight_gradient_sum(%dy: tensor<?x32xbf16>, %x: tensor<?x64xbf16>) ->
   %b = coda.sum_rows %dw : (tensor<32x64xbf16>) -> tensor<64xbf16>
   return %b : tensor<64xbf16>
 }
+
+// -----
+
+// The cross-entropy gradient of recomputed logits goes into the logits
+// GEMM's epilogue with its rows' log-sum-exps, weights and targets as
+// inputs, and its rounding to bf16 for the next product becomes that GEMM's
+// result type: neither the f32 logits nor their f32 gradient is stored.
+// CHECK-LABEL: func.func @logits_grad
+//  CHECK-SAME:   (%[[H:.+]]: tensor<?x64xbf16>, %[[W:.+]]: tensor<128x64xbf16>, %[[LSE:.+]]: tensor<?x1xf32>, %[[WT:.+]]: tensor<?x1xf32>, %[[T:.+]]: tensor<?xi64>)
+//       CHECK:   %[[G:.+]] = coda.gemm %[[H]], [%[[W]]] inputs(%[[LSE]], %[[WT]], %[[T]]) : (tensor<?x64xbf16>, tensor<128x64xbf16>, tensor<?x1xf32>, tensor<?x1xf32>, tensor<?xi64>) -> tensor<?x128xbf16> {
+//       CHECK:   ^bb0(%[[ACC:.+]]: tensor<?x128xf32>, %[[A:.+]]: tensor<?x1xf32>, %[[B:.+]]: tensor<?x1xf32>, %[[C:.+]]: tensor<?xi64>):
+//       CHECK:     %[[D:.+]] = coda.softmax_target_grad %[[ACC]], %[[A]], %[[B]], %[[C]]
+//       CHECK:     coda.yield %[[D]] : tensor<?x128xf32>
+//   CHECK-NOT:   arith.truncf
+//       CHECK:   coda.gemm %[[G]], [%[[W]]] {b_layout = "kn"}
+func.func @logits_grad(%h: tensor<?x64xbf16>, %w: tensor<128x64xbf16>, %lse: tensor<?x1xf32>, %wt: tensor<?x1xf32>, %t: tensor<?xi64>) -> tensor<?x64xbf16> {
+  %l = coda.linear %h, %w : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xf32>
+  %g = coda.softmax_target_grad %l, %lse, %wt, %t : (tensor<?x128xf32>, tensor<?x1xf32>, tensor<?x1xf32>, tensor<?xi64>) -> tensor<?x128xf32>
+  %b = arith.truncf %g : tensor<?x128xf32> to tensor<?x128xbf16>
+  %dh = coda.matmul %b, %w : (tensor<?x128xbf16>, tensor<128x64xbf16>) -> tensor<?x64xbf16>
+  return %dh : tensor<?x64xbf16>
+}

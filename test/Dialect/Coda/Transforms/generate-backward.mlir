@@ -91,8 +91,9 @@ func.func @scale_gelu(%x: tensor<?x16xf32>, %g: tensor<16xf32>) -> tensor<?x16xf
 // -----
 
 // The loss over a linear's logits: the forward saves the rows' log-sum-exps,
-// not the logits; the backward recomputes the logits and takes the softmax
-// as exp(logits - lse), starting from the loss's cotangent.
+// not the logits; the backward first takes the rows' weights from the
+// loss's cotangent (and the targets), then recomputes the logits and their
+// tile-local gradient w · (exp(logits - lse) - onehot(target)).
 // CHECK-LABEL: func.func @loss_forward(
 //  CHECK-SAME:     attributes {coda.saved = 1 : i64}
 //       CHECK:   %[[LOGITS:.+]] = coda.linear
@@ -101,8 +102,9 @@ func.func @scale_gelu(%x: tensor<?x16xf32>, %g: tensor<16xf32>) -> tensor<?x16xf
 // CHECK-LABEL: func.func @loss_backward(
 //  CHECK-SAME:     %[[X:[^:]+]]: tensor<?x16xbf16>, %[[W:[^:]+]]: tensor<32x16xbf16>, %[[T:[^:]+]]: tensor<?xi64>, %[[S:[^:]+]]: tensor<?x1xf32>, %[[DL:[^:]+]]: tensor<f32>)
 //  CHECK-SAME:     -> (tensor<?x16xbf16> {coda.gradient_of = 0 : i64}, tensor<32x16xbf16> {coda.gradient_of = 1 : i64})
+//       CHECK:   %[[WT:.+]] = coda.cross_entropy_row_weights %[[T]], %[[DL]] {ignore_index = -1 : i64, reduction = "sum"} : (tensor<?xi64>, tensor<f32>) -> tensor<?x1xf32>
 //       CHECK:   %[[L:.+]] = coda.linear %[[X]], %[[W]]
-//       CHECK:   %[[DLOG:.+]] = coda.cross_entropy_grad %[[L]], %[[T]], %[[DL]], %[[S]] {ignore_index = -1 : i64, reduction = "sum"}
+//       CHECK:   %[[DLOG:.+]] = coda.softmax_target_grad %[[L]], %[[S]], %[[WT]], %[[T]] : (tensor<?x32xbf16>, tensor<?x1xf32>, tensor<?x1xf32>, tensor<?xi64>) -> tensor<?x32xbf16>
 //       CHECK:   coda.matmul %[[DLOG]], %[[W]]
 //       CHECK:   coda.transposed_matmul %[[DLOG]], %[[X]]
 func.func @loss(%x: tensor<?x16xbf16>, %w: tensor<32x16xbf16>, %t: tensor<?xi64>) -> tensor<f32> {

@@ -246,4 +246,61 @@ def Coda_CrossEntropyGradOp : Coda_Op<"cross_entropy_grad"> {
   let hasVerifier = 1;
 }
 
+def Coda_CrossEntropyRowWeightsOp : Coda_Op<"cross_entropy_row_weights"> {
+  let summary = "each row's weight in the gradient of coda.cross_entropy";
+  let description = [{
+    The factor `w[m]` of row m in the gradient of
+    `loss = cross_entropy(logits, targets)` for the cotangent `dloss`:
+    `dloss` for `"sum"`, `dloss / (rows not ignored)` for `"mean"`,
+    `dloss[m]` for `"none"`, and 0 on rows whose target is `ignore_index`,
+    as `[M, 1]` f32. Only `"mean"` needs all the rows (their count); the
+    gradient itself is then tile-local (`coda.softmax_target_grad`).
+
+    Constraints:
+    * (cross_entropy_row_weights_c1) `dloss` is `tensor<f32>` for `"mean"`
+      and `"sum"` and `tensor<Mxf32>` for `"none"`, M the targets' count.
+    * (cross_entropy_row_weights_c2) the result is `[M, 1]` f32.
+
+    ```mlir
+    %w = coda.cross_entropy_row_weights %t, %dloss {reduction = "mean"}
+        : (tensor<?xi64>, tensor<f32>) -> tensor<?x1xf32>
+    ```
+  }];
+  let arguments = (ins Coda_Targets:$targets, Coda_Loss:$dloss,
+                       DefaultValuedAttr<I64Attr, "-100">:$ignore_index,
+                       Coda_StrEnumAttr<["mean", "sum", "none"], "mean">:$reduction);
+  let results = (outs Coda_F32Matrix:$weights);
+  let hasVerifier = 1;
+}
+
+def Coda_SoftmaxTargetGradOp : Coda_Op<"softmax_target_grad"> {
+  let summary = "the cross-entropy gradient of each logit from its row's "
+                "log-sum-exp, target and weight";
+  let description = [{
+    Per element `w[m] · (exp(logits[m, j] − lse[m]) − [j = targets[m]])`:
+    the gradient of a cross-entropy whose log-sum-exps the forward saved,
+    with the row weights of `coda.cross_entropy_row_weights`. Each element
+    needs only its row's three values and its column, so the op is
+    tile-local: the GEMM that recomputes the logits computes it in its
+    epilogue, and the logits' gradient is never read back. The result has
+    the logits' shape and any float element type (the products that read
+    it take bf16); the value is rounded once.
+
+    Constraints:
+    * (softmax_target_grad_c1) `lse` and `weights` are `[M, 1]` f32 and
+      `targets` has M elements, M the logits' rows.
+    * (softmax_target_grad_c2) the result has the logits' shape.
+
+    ```mlir
+    %d = coda.softmax_target_grad %logits, %lse, %w, %t
+        : (tensor<?x32768xf32>, tensor<?x1xf32>, tensor<?x1xf32>,
+           tensor<?xi64>) -> tensor<?x32768xbf16>
+    ```
+  }];
+  let arguments = (ins Coda_Matrix:$logits, Coda_F32Matrix:$lse,
+                       Coda_F32Matrix:$weights, Coda_Targets:$targets);
+  let results = (outs Coda_Matrix:$result);
+  let hasVerifier = 1;
+}
+
 #endif // CODA_DIALECT_CODA_IR_CODAGRADOPS_TD

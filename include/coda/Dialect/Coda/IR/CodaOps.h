@@ -22,7 +22,8 @@
 namespace mlir::coda {
 /// Returns true for the ops a GEMM epilogue can compute on an output tile in
 /// registers: elementwise and broadcasting maps, pairwise maps within a row,
-/// slices, concats and partial reductions (gemm_c4).
+/// slices, concats, the cross-entropy gradient of a logit from its row's
+/// statistics (softmax_target_grad) and partial reductions (gemm_c4).
 bool isTileLocalOp(Operation *op);
 
 /// The tile whose partials epilogue value `value` holds (the input of a
