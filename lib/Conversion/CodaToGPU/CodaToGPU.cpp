@@ -145,8 +145,8 @@ struct ConvertCodaToGPUPass
       for (Operation &op : func.getBody().getOps()) {
         if (isa<GemmOp, ReducePartialsOp, NormStatisticsOp,
                 CrossEntropyFromPartialsOp, CrossEntropyRowWeightsOp,
-                AttentionOp, func::ReturnOp,
-                tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op) ||
+                AttentionOp, func::ReturnOp, tensor::ExpandShapeOp,
+                tensor::CollapseShapeOp>(op) ||
             !isa<CodaDialect>(op.getDialect()) || isElementwiseKernelOp(&op) ||
             isNormKernelOp(&op))
           continue;

@@ -230,10 +230,9 @@ SmallVector<Value> RowProgram::evaluate(Value value, Value column) {
 /// `body(values, column, iterArgs)` giving the next iteration's values of
 /// the loop-carried `init`; returns their final values.
 static SmallVector<Value> emitColumnLoops(
-    OpBuilder &b, Location loc, RowProgram &program, Value first,
-    int64_t step, ValueRange init,
-    function_ref<SmallVector<Value>(ArrayRef<Value>, Value, ValueRange)>
-        body) {
+    OpBuilder &b, Location loc, RowProgram &program, Value first, int64_t step,
+    ValueRange init,
+    function_ref<SmallVector<Value>(ArrayRef<Value>, Value, ValueRange)> body) {
   // The column ranges computed by loops of their own: a root concat's
   // pieces, else the whole row.
   auto concat = program.getRoot().getDefiningOp<ConcatOp>();
@@ -307,18 +306,17 @@ static void emitRowSumKernel(OpBuilder &b, Location loc, MapOp map,
     Value first = arith::MulIOp::create(b, loc, lane, program.index(lanes));
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
     Value sum =
-        emitColumnLoops(
-            b, loc, program, first, 32 * lanes, zero,
-            [&](ArrayRef<Value> values, Value, ValueRange partial) {
-              Value next = partial.front();
-              for (Value value : values)
-                next = arith::AddFOp::create(b, loc, next, value);
-              return SmallVector<Value>{next};
-            })
+        emitColumnLoops(b, loc, program, first, 32 * lanes, zero,
+                        [&](ArrayRef<Value> values, Value, ValueRange partial) {
+                          Value next = partial.front();
+                          for (Value value : values)
+                            next = arith::AddFOp::create(b, loc, next, value);
+                          return SmallVector<Value>{next};
+                        })
             .front();
     sum = sumAcrossLanes(b, loc, sum, {16, 8, 4, 2, 1});
-    Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         lane, program.index(0));
+    Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                         program.index(0));
     scf::IfOp::create(b, loc, leader, [&](OpBuilder &, Location) {
       LLVM::StoreOp::create(
           b, loc, sum,
@@ -335,9 +333,9 @@ void mlir::coda::emitElementwiseKernel(OpBuilder &b, Operation *op,
   OpBuilder::InsertionGuard guard(b);
   auto map = dyn_cast<MapOp>(op);
   bool rowSum = map && map.getRowSum();
-  auto kernel = createRowCountKernel(
-      b, loc, name, op->getNumOperands() + 1,
-      rowSum ? 32 * kRowSumRowsPerBlock : kElementwiseThreads);
+  auto kernel = createRowCountKernel(b, loc, name, op->getNumOperands() + 1,
+                                     rowSum ? 32 * kRowSumRowsPerBlock
+                                            : kElementwiseThreads);
   if (rowSum)
     emitRowSumKernel(b, loc, map, kernel.getArguments());
   else

@@ -193,15 +193,16 @@ Value RowEvaluator::rope(RoPEOp rope, int64_t delta, int64_t s) {
                : arith::AddFOp::create(b, loc, scaled, rotated).getResult();
 }
 
-Value RowEvaluator::softmaxTargetGrad(SoftmaxTargetGradOp grad,
-                                      int64_t delta, int64_t s) {
+Value RowEvaluator::softmaxTargetGrad(SoftmaxTargetGradOp grad, int64_t delta,
+                                      int64_t s) {
   Value x = at(grad.getLogits(), delta, s);
   Value lse = at(grad.getLse(), delta, s);
   Value weight = at(grad.getWeights(), delta, s);
   Value column = arith::AddIOp::create(
       b, loc,
-      arith::AddIOp::create(b, loc, frame.n0,
-                            arith::MulIOp::create(b, loc, frame.quad, index(2))),
+      arith::AddIOp::create(
+          b, loc, frame.n0,
+          arith::MulIOp::create(b, loc, frame.quad, index(2))),
       index(s + delta));
   Value isTarget = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                          column, target(grad.getTargets()));

@@ -84,13 +84,13 @@ static void buildMap(PatternRewriter &rewriter, ArrayRef<Operation *> replaced,
     inputs.insert(yielded);
 
   Location loc = replaced.front()->getLoc();
-  auto map = MapOp::create(rewriter, loc, resultType, inputs.getArrayRef(),
-                           rowSum);
+  auto map =
+      MapOp::create(rewriter, loc, resultType, inputs.getArrayRef(), rowSum);
   Block *body = rewriter.createBlock(&map.getBody());
   IRMapping mapping;
   for (Value input : inputs)
-    mapping.map(input, body->addArgument(
-                           GemmOp::getRegionType(input.getType()), input.getLoc()));
+    mapping.map(input, body->addArgument(GemmOp::getRegionType(input.getType()),
+                                         input.getLoc()));
   for (Operation *op : ops) {
     Operation *clone = rewriter.clone(*op, mapping);
     clone->getResult(0).setType(
@@ -98,8 +98,8 @@ static void buildMap(PatternRewriter &rewriter, ArrayRef<Operation *> replaced,
   }
   YieldOp::create(rewriter, loc, mapping.lookup(yielded));
   rewriter.replaceOp(replaced.front(), map.getResult());
-  for (Operation *op : llvm::concat<Operation *const>(
-           replaced.drop_front(), llvm::reverse(ops)))
+  for (Operation *op : llvm::concat<Operation *const>(replaced.drop_front(),
+                                                      llvm::reverse(ops)))
     if (op != replaced.front())
       rewriter.eraseOp(op);
 }

@@ -173,8 +173,7 @@ void mlir::coda::emitLossKernel(OpBuilder &b, CrossEntropyFromPartialsOp op,
   gpu::ReturnOp::create(b, loc);
 }
 
-void mlir::coda::emitRowWeightsKernel(OpBuilder &b,
-                                      CrossEntropyRowWeightsOp op,
+void mlir::coda::emitRowWeightsKernel(OpBuilder &b, CrossEntropyRowWeightsOp op,
                                       StringRef name) {
   Location loc = op.getLoc();
   OpBuilder::InsertionGuard guard(b);
@@ -189,8 +188,8 @@ void mlir::coda::emitRowWeightsKernel(OpBuilder &b,
   // The weight every counted row shares: dloss, or dloss over the count.
   Value shared;
   if (reduction != "none") {
-    shared = LLVM::LoadOp::create(b, loc, f32,
-                                  getElementAddress(b, loc, dloss, f32, index(0)));
+    shared = LLVM::LoadOp::create(
+        b, loc, f32, getElementAddress(b, loc, dloss, f32, index(0)));
     if (reduction == "mean") {
       auto count = scf::ForOp::create(
           b, loc, tid, rows, index(kLossThreads), ValueRange{constant(0.0)},
@@ -199,8 +198,8 @@ void mlir::coda::emitRowWeightsKernel(OpBuilder &b,
                 b, loc,
                 ValueRange{arith::AddFOp::create(
                     b, loc, sum[0],
-                    arith::SelectOp::create(b, loc, counted(row),
-                                            constant(1.0), constant(0.0)))});
+                    arith::SelectOp::create(b, loc, counted(row), constant(1.0),
+                                            constant(0.0)))});
           });
       Value total =
           sumAcrossBlock(b, loc, all.kernel, tid, count.getResults()).front();
@@ -210,16 +209,15 @@ void mlir::coda::emitRowWeightsKernel(OpBuilder &b,
   scf::ForOp::create(
       b, loc, tid, rows, index(kLossThreads), ValueRange(),
       [&](OpBuilder &, Location, Value row, ValueRange) {
-        Value weight =
-            shared ? shared
-                   : LLVM::LoadOp::create(
-                         b, loc, f32, getElementAddress(b, loc, dloss, f32, row))
-                         .getResult();
-        LLVM::StoreOp::create(
-            b, loc,
-            arith::SelectOp::create(b, loc, counted(row), weight,
-                                    constant(0.0)),
-            getElementAddress(b, loc, weights, f32, row));
+        Value weight = shared ? shared
+                              : LLVM::LoadOp::create(
+                                    b, loc, f32,
+                                    getElementAddress(b, loc, dloss, f32, row))
+                                    .getResult();
+        LLVM::StoreOp::create(b, loc,
+                              arith::SelectOp::create(b, loc, counted(row),
+                                                      weight, constant(0.0)),
+                              getElementAddress(b, loc, weights, f32, row));
         scf::YieldOp::create(b, loc);
       });
   gpu::ReturnOp::create(b, loc);

@@ -338,8 +338,8 @@ class CrossEntropyGradBuilder {
 public:
   CrossEntropyGradBuilder(Type targetType, int64_t ignoreIndex,
                           StringRef reduction, Type computeType)
-      : targetType(targetType), ignoreIndex(ignoreIndex),
-        reduction(reduction), computeType(computeType) {}
+      : targetType(targetType), ignoreIndex(ignoreIndex), reduction(reduction),
+        computeType(computeType) {}
 
   Value isValid(OpBuilder &b, Location l, Value target) const {
     return arith::CmpIOp::create(
@@ -352,13 +352,12 @@ public:
   Value buildCount(OpBuilder &builder, Location loc, Value targets) const {
     MLIRContext *context = builder.getContext();
     auto scalarType = RankedTensorType::get({}, computeType);
-    Value zero =
-        linalg::FillOp::create(
-            builder, loc, createFloat(builder, loc, computeType, 0),
-            tensor::EmptyOp::create(builder, loc, ArrayRef<int64_t>{},
-                                    computeType)
-                .getResult())
-            .getResult(0);
+    Value zero = linalg::FillOp::create(
+                     builder, loc, createFloat(builder, loc, computeType, 0),
+                     tensor::EmptyOp::create(builder, loc, ArrayRef<int64_t>{},
+                                             computeType)
+                         .getResult())
+                     .getResult(0);
     auto count = linalg::GenericOp::create(
         builder, loc, scalarType, targets, zero,
         {AffineMap::getMultiDimIdentityMap(1, context),
@@ -381,8 +380,8 @@ public:
                               Value dloss, SmallVectorImpl<Value> &inputs,
                               SmallVectorImpl<AffineMap> &maps) const {
     MLIRContext *context = builder.getContext();
-    AffineMap rowMap = AffineMap::get(2, 0, {getAffineDimExpr(0, context)},
-                                      context);
+    AffineMap rowMap =
+        AffineMap::get(2, 0, {getAffineDimExpr(0, context)}, context);
     AffineMap scalarMap = AffineMap::get(2, 0, {}, context);
     unsigned first = inputs.size();
     inputs.append({targets, dloss});
@@ -450,10 +449,9 @@ struct LowerCrossEntropyGrad : public CodaLoweringPattern<CrossEntropyGradOp> {
         rewriter, loc, resultType, inputs, init, maps,
         {utils::IteratorType::parallel, utils::IteratorType::parallel},
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value value =
-              buildLogitGrad(b, l, args[0], args[1], args[first],
-                             grads.buildWeight(b, l, args, first), targetType,
-                             computeType);
+          Value value = buildLogitGrad(b, l, args[0], args[1], args[first],
+                                       grads.buildWeight(b, l, args, first),
+                                       targetType, computeType);
           linalg::YieldOp::create(
               b, l, convertScalar(b, l, value, resultType.getElementType()));
         });
@@ -523,8 +521,8 @@ struct LowerSoftmaxTargetGrad
          AffineMap::getMultiDimIdentityMap(2, context)},
         {utils::IteratorType::parallel, utils::IteratorType::parallel},
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value value = buildLogitGrad(b, l, args[0], args[1], args[3],
-                                       args[2], targetType, computeType);
+          Value value = buildLogitGrad(b, l, args[0], args[1], args[3], args[2],
+                                       targetType, computeType);
           linalg::YieldOp::create(
               b, l, convertScalar(b, l, value, resultType.getElementType()));
         });

@@ -214,10 +214,10 @@ LogicalResult MapOp::verifyRegions() {
     return emitOpError("region must end in coda.yield");
   auto resultType = cast<RankedTensorType>(getResult().getType());
   if (getRowSum()) {
-    auto yielded = yield.getValues().size() == 1
-                       ? dyn_cast<RankedTensorType>(
-                             yield.getValues().front().getType())
-                       : RankedTensorType();
+    auto yielded =
+        yield.getValues().size() == 1
+            ? dyn_cast<RankedTensorType>(yield.getValues().front().getType())
+            : RankedTensorType();
     if (resultType.getDimSize(1) != 1 || !resultType.getElementType().isF32())
       return emitOpError("with row_sum gives one f32 value per row, "
                          "tensor<Mx1xf32>, not ")

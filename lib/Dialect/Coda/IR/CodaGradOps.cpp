@@ -205,7 +205,6 @@ static LogicalResult verifyPerRow(Operation *op, Value value, StringRef name,
   return success();
 }
 
-
 LogicalResult CrossEntropyGradOp::verify() {
   int64_t rows = tensorType(getLogits()).getDimSize(0);
   // cross_entropy_grad_c1.
@@ -213,7 +212,8 @@ LogicalResult CrossEntropyGradOp::verify() {
     return failure();
   if (failed(verifyLossCotangent(*this, getDloss(), getReduction(), rows)))
     return failure();
-  if (Value lse = getLse(); lse && failed(verifyPerRow(*this, lse, "lse", rows)))
+  if (Value lse = getLse();
+      lse && failed(verifyPerRow(*this, lse, "lse", rows)))
     return failure();
   // cross_entropy_grad_c2.
   return verifySameMatrix(*this, getResult(), "the result", getLogits(),

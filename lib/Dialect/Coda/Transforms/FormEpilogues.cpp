@@ -5,10 +5,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "GemmUtils.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "coda/Dialect/Coda/IR/CodaOps.h"
 #include "coda/Dialect/Coda/Transforms/Passes.h"
 #include "coda/Dialect/Coda/Transforms/Patterns.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
@@ -155,7 +155,8 @@ struct TruncationIntoEpilogue : public OpRewritePattern<arith::TruncFOp> {
     if (!producer || !isa<RankedTensorType>(op.getType()))
       return rewriter.notifyMatchFailure(op, "not a GEMM's tile result");
     unsigned index = cast<OpResult>(op.getIn()).getResultNumber();
-    if (getPartialsSource(producer.getBody().getTerminator()->getOperand(index)))
+    if (getPartialsSource(
+            producer.getBody().getTerminator()->getOperand(index)))
       return rewriter.notifyMatchFailure(op, "the GEMM's result is partials");
     GemmOp extended = extendGemm(
         rewriter, producer, ValueRange(), op.getType(),

@@ -415,8 +415,7 @@ Value TrainingPairBuilder::buildOutputDotGrad(RMSNormOp norm) {
   auto addProduct = [&](Value primalValue, Value cotangent) {
     Value product = MulOp::create(builder, norm.getLoc(), typeOf(primalValue),
                                   primalValue, cotangent);
-    auto [it, inserted] =
-        products.try_emplace(primalValue.getType(), product);
+    auto [it, inserted] = products.try_emplace(primalValue.getType(), product);
     if (!inserted)
       it->second = AddOp::create(builder, norm.getLoc(), typeOf(primalValue),
                                  it->second, product);
