@@ -403,6 +403,9 @@ std::string mlir::coda::explainUnfused(Operation *op, unsigned maxEpilogueOps) {
   if (isa<CrossEntropyFromPartialsOp>(op))
     return "the loss over all the rows, from one log-sum-exp and target "
            "logit per row (a small kernel of one CTA)";
+  if (isa<CrossEntropyRowWeightsOp>(op))
+    return "each row's weight in the loss's gradient, for the mean over the "
+           "count of all the rows not ignored (a small kernel of one CTA)";
   if (isa<ReducePartialsOp>(op))
     return "finishes per-tile partials across the whole row (a small "
            "reduction kernel)";

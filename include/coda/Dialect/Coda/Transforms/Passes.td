@@ -76,12 +76,15 @@ def CodaFormEpiloguesPass
     backward), then repeatedly moves a
     tile-local consumer of a GEMM result into that GEMM's epilogue: residual
     and bias adds, vector and per-row scales, activations, SwiGLU on two
-    column ranges of one GEMM, RoPE on a column range, slices, concats and
-    partial reductions. A consumer's other operands become inputs of the
-    GEMM when they are defined before it. A GEMM result that still has users
-    outside stays an output, so one GEMM can store several side outputs (the
-    new residual stream and `h`, say). Each absorbed op saves a full write and
-    read of its operand through HBM.
+    column ranges of one GEMM, RoPE on a column range, slices, concats, a
+    cross-entropy's gradient from its rows' statistics
+    (`coda.softmax_target_grad`) and partial reductions. A consumer's other
+    operands become inputs of the GEMM when they are defined before it. A
+    GEMM result that still has users outside stays an output, so one GEMM
+    can store several side outputs (the new residual stream and `h`, say).
+    An `arith.truncf` of a GEMM result becomes a result of the narrower type,
+    so the wider one is stored only if something else reads it. Each
+    absorbed op saves a full write and read of its operand through HBM.
   }];
   let dependentDialects = ["::mlir::coda::CodaDialect"];
   let options = [
