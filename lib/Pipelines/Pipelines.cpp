@@ -38,6 +38,9 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm,
   // Folds the slices and concats the merge leaves around.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCodaReparameterizeNormsPass({options.foldGammaIntoWeights}));
+  // A norm's scale that a training pair's forward saves is the one the
+  // reparameterization computes: one statistic, before epilogues take it.
+  pm.addPass(createCSEPass());
   pm.addPass(createCodaFormEpiloguesPass({options.maxEpilogueOps}));
   // Shares equal inputs and statistics the rewrites created per consumer.
   pm.addPass(createCSEPass());

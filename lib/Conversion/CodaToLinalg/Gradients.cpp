@@ -133,9 +133,20 @@ struct LowerRMSNormGrad : public CodaLoweringPattern<OpT> {
       residual = adaptor.getResidual();
     int64_t width = op.getX().getType().getDimSize(1);
     double epsilon = op.getEpsilon().convertToDouble();
-    Value sumSquares = buildRowSumSquares(rewriter, loc, x, computeType);
-    auto rstd = [&](OpBuilder &b, Location l, Value sum) {
-      return inverseRootMean(b, l, sum, width, epsilon);
+    // Each row's r, as given (the forward's), or from its sum of squares:
+    // `statistic` is one of them and `rstd` makes r of it.
+    Value givenRstd;
+    if constexpr (!kPartials)
+      givenRstd = adaptor.getRstd();
+    Value rowStatistic =
+        givenRstd ? tensor::CollapseShapeOp::create(
+                        rewriter, loc, givenRstd,
+                        ArrayRef<ReassociationIndices>{{0, 1}})
+                        .getResult()
+                  : buildRowSumSquares(rewriter, loc, x, computeType);
+    auto rstd = [&](OpBuilder &b, Location l, Value statistic) {
+      return givenRstd ? convertScalar(b, l, statistic, computeType)
+                       : inverseRootMean(b, l, statistic, width, epsilon);
     };
     // Σ h · dy per row, h = x · r · gamma: given, or summed here.
     Value rowDot;
@@ -147,7 +158,7 @@ struct LowerRMSNormGrad : public CodaLoweringPattern<OpT> {
                   rewriter, loc, rowDot, ArrayRef<ReassociationIndices>{{0, 1}})
                   .getResult()
             : buildSum(rewriter, loc, x, SumOver::Columns,
-                       {x, dy, sumSquares, gamma},
+                       {x, dy, rowStatistic, gamma},
                        getNormMaps(context, 2, 1, 1), computeType,
                        [&](OpBuilder &b, Location l, ValueRange args) {
                          Value h = arith::MulFOp::create(
@@ -162,7 +173,7 @@ struct LowerRMSNormGrad : public CodaLoweringPattern<OpT> {
     if (residual)
       inputs.push_back(residual);
     unsigned matrices = inputs.size();
-    llvm::append_range(inputs, ValueRange{sumSquares, outputDotGrad, gamma});
+    llvm::append_range(inputs, ValueRange{rowStatistic, outputDotGrad, gamma});
     Value dx = buildElementwise(
         rewriter, loc, this->convert(op.getDx().getType()), inputs,
         getNormMaps(context, matrices, 2, 1), computeType, x,
@@ -182,7 +193,7 @@ struct LowerRMSNormGrad : public CodaLoweringPattern<OpT> {
         });
     // Σ_rows dy · x · r.
     Value dgamma =
-        buildSum(rewriter, loc, x, SumOver::Rows, {x, dy, sumSquares},
+        buildSum(rewriter, loc, x, SumOver::Rows, {x, dy, rowStatistic},
                  getNormMaps(context, 2, 1, 0), computeType,
                  [&](OpBuilder &b, Location l, ValueRange args) {
                    return arith::MulFOp::create(

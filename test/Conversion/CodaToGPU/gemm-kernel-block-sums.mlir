@@ -29,7 +29,7 @@
 // PLAN: norm_gradient_rows0 coda.sum_rows -16 2147483647 [-16]
 func.func @norm_gradient(%x: tensor<?x200xbf16>, %g: tensor<200xbf16>, %dz: tensor<?x136xbf16>, %w: tensor<136x200xbf16>, %s: tensor<?x1xf32>, %res: tensor<?x200xbf16>) -> (tensor<?x200xbf16>, tensor<200xbf16>) {
   %dh = coda.matmul %dz, %w : (tensor<?x136xbf16>, tensor<136x200xbf16>) -> tensor<?x200xbf16>
-  %dx, %dg = coda.rms_norm_grad %x, %g, %dh, %s {epsilon = 1.0e-05 : f32} : (tensor<?x200xbf16>, tensor<200xbf16>, tensor<?x200xbf16>, tensor<?x1xf32>) -> (tensor<?x200xbf16>, tensor<200xbf16>)
+  %dx, %dg = coda.rms_norm_grad %x, %g, %dh row_dot %s {epsilon = 1.0e-05 : f32} : (tensor<?x200xbf16>, tensor<200xbf16>, tensor<?x200xbf16>, tensor<?x1xf32>) -> (tensor<?x200xbf16>, tensor<200xbf16>)
   %total = coda.add %res, %dx : (tensor<?x200xbf16>, tensor<?x200xbf16>) -> tensor<?x200xbf16>
   return %total, %dg : tensor<?x200xbf16>, tensor<200xbf16>
 }

@@ -56,7 +56,7 @@ func.func @unused_statistic(%a: tensor<?x64xbf16>, %w: tensor<256x64xbf16>, %x: 
     coda.yield %acc, %p : tensor<?x256xf32>, tensor<?x?xf32>
   }
   %s = coda.reduce_partials %z#1 : (tensor<?x?xf32>) -> tensor<?x1xf32>
-  %dx, %dg = coda.rms_norm_grad %x, %g, %dy, %s {epsilon = 1.0e-05 : f32} : (tensor<?x256xbf16>, tensor<256xbf16>, tensor<?x256xbf16>, tensor<?x1xf32>) -> (tensor<?x256xbf16>, tensor<256xbf16>)
+  %dx, %dg = coda.rms_norm_grad %x, %g, %dy row_dot %s {epsilon = 1.0e-05 : f32} : (tensor<?x256xbf16>, tensor<256xbf16>, tensor<?x256xbf16>, tensor<?x1xf32>) -> (tensor<?x256xbf16>, tensor<256xbf16>)
   return %z#0, %dx, %dg : tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<256xbf16>
 }
 

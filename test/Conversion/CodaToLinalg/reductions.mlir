@@ -94,7 +94,7 @@ func.func @layer_norm_grad_partials(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, 
 //       CHECK:   %[[S:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0, 1]] : tensor<?x1xf32> into tensor<?xf32>
 //       CHECK:   linalg.generic {{.*}} ins(%{{.+}}, %{{.+}}, %{{.+}}, %[[S]], %{{.+}} : tensor<?x64xbf16>, tensor<?x64xbf16>, tensor<?xf32>, tensor<?xf32>, tensor<64xbf16>)
 func.func @rms_norm_grad_row_dot(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %dy: tensor<?x64xbf16>, %s: tensor<?x1xf32>) -> (tensor<?x64xbf16>, tensor<64xbf16>) {
-  %dx, %dg = coda.rms_norm_grad %x, %g, %dy, %s {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x1xf32>) -> (tensor<?x64xbf16>, tensor<64xbf16>)
+  %dx, %dg = coda.rms_norm_grad %x, %g, %dy row_dot %s {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x1xf32>) -> (tensor<?x64xbf16>, tensor<64xbf16>)
   return %dx, %dg : tensor<?x64xbf16>, tensor<64xbf16>
 }
 

@@ -48,7 +48,7 @@ func.func @rms_grad_dy(%x: tensor<?x8xf32>, %g: tensor<8xf32>, %dy: tensor<?x16x
 // rms_norm_grad_c4: the row statistic is one f32 per row.
 func.func @rms_grad_row_dot(%x: tensor<?x8xf32>, %g: tensor<8xf32>, %dy: tensor<?x8xf32>, %s: tensor<?x2xf32>) {
   // expected-error @+1 {{'coda.rms_norm_grad' op expected row_dot of type tensor<?x1xf32>, one per row, got 'tensor<?x2xf32>'}}
-  %a, %b = coda.rms_norm_grad %x, %g, %dy, %s {epsilon = 1.0e-05 : f32} : (tensor<?x8xf32>, tensor<8xf32>, tensor<?x8xf32>, tensor<?x2xf32>) -> (tensor<?x8xf32>, tensor<8xf32>)
+  %a, %b = coda.rms_norm_grad %x, %g, %dy row_dot %s {epsilon = 1.0e-05 : f32} : (tensor<?x8xf32>, tensor<8xf32>, tensor<?x8xf32>, tensor<?x2xf32>) -> (tensor<?x8xf32>, tensor<8xf32>)
   return
 }
 
@@ -57,7 +57,7 @@ func.func @rms_grad_row_dot(%x: tensor<?x8xf32>, %g: tensor<8xf32>, %dy: tensor<
 // rms_norm_grad_c4: as many statistics as rows.
 func.func @rms_grad_row_dot_rows(%x: tensor<4x8xf32>, %g: tensor<8xf32>, %dy: tensor<4x8xf32>, %s: tensor<5x1xf32>) {
   // expected-error @+1 {{'coda.rms_norm_grad' op expected row_dot of type tensor<4x1xf32>, one per row, got 'tensor<5x1xf32>'}}
-  %a, %b = coda.rms_norm_grad %x, %g, %dy, %s {epsilon = 1.0e-05 : f32} : (tensor<4x8xf32>, tensor<8xf32>, tensor<4x8xf32>, tensor<5x1xf32>) -> (tensor<4x8xf32>, tensor<8xf32>)
+  %a, %b = coda.rms_norm_grad %x, %g, %dy row_dot %s {epsilon = 1.0e-05 : f32} : (tensor<4x8xf32>, tensor<8xf32>, tensor<4x8xf32>, tensor<5x1xf32>) -> (tensor<4x8xf32>, tensor<8xf32>)
   return
 }
 
@@ -302,4 +302,13 @@ func.func @softmax_target_grad_shape(%l: tensor<4x8xf32>, %lse: tensor<4x1xf32>,
   // expected-error @+1 {{'coda.softmax_target_grad' op result shape 4x6 differs from the logits' 4x8}}
   %g = coda.softmax_target_grad %l, %lse, %w, %t : (tensor<4x8xf32>, tensor<4x1xf32>, tensor<4x1xf32>, tensor<4xi64>) -> tensor<4x6xbf16>
   return %g : tensor<4x6xbf16>
+}
+
+// -----
+
+// rms_norm_grad_c4: the forward's scale is one per row.
+func.func @rms_norm_grad_rstd(%x: tensor<4x8xf32>, %g: tensor<8xf32>, %dy: tensor<4x8xf32>, %r: tensor<4x2xf32>) -> (tensor<4x8xf32>, tensor<8xf32>) {
+  // expected-error @+1 {{'coda.rms_norm_grad' op expected rstd of type tensor<4x1xf32>, one per row, got 'tensor<4x2xf32>'}}
+  %a, %b = coda.rms_norm_grad %x, %g, %dy rstd %r {epsilon = 1.0e-05 : f32} : (tensor<4x8xf32>, tensor<8xf32>, tensor<4x8xf32>, tensor<4x2xf32>) -> (tensor<4x8xf32>, tensor<8xf32>)
+  return %a, %b : tensor<4x8xf32>, tensor<8xf32>
 }

@@ -5,7 +5,9 @@
 //       CHECK:   coda.transposed_matmul %{{.*}}, %{{.*}} : (tensor<?x32xbf16>, tensor<?x64xbf16>) -> tensor<32x64xbf16>
 //       CHECK:   coda.sum_rows %{{.*}} : (tensor<?x32xbf16>) -> tensor<32xbf16>
 //       CHECK:   coda.rms_norm_grad %{{.*}}, %{{.*}}, %{{.*}} {epsilon = 9.99999974E-6 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>) -> (tensor<?x64xbf16>, tensor<64xbf16>)
-//       CHECK:   coda.rms_norm_grad %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {epsilon = 9.99999974E-6 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x1xf32>) -> (tensor<?x64xbf16>, tensor<64xbf16>)
+//       CHECK:   coda.rms_norm_grad %{{.*}}, %{{.*}}, %{{.*}} row_dot %{{.*}} {epsilon = 9.99999974E-6 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x1xf32>) -> (tensor<?x64xbf16>, tensor<64xbf16>)
+//       CHECK:   coda.rms_norm_grad %{{.*}}, %{{.*}}, %{{.*}} row_dot %{{.*}} rstd %{{.*}} {epsilon = 9.99999974E-6 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x1xf32>, tensor<?x1xf32>) -> (tensor<?x64xbf16>, tensor<64xbf16>)
+//       CHECK:   coda.rms_norm_grad %{{.*}}, %{{.*}}, %{{.*}} rstd %{{.*}} {epsilon = 9.99999974E-6 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x1xf32>) -> (tensor<?x64xbf16>, tensor<64xbf16>)
 //       CHECK:   coda.layer_norm_grad %{{.*}}, %{{.*}}, %{{.*}} {epsilon = 9.99999974E-6 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>) -> (tensor<?x64xbf16>, tensor<64xbf16>, tensor<64xbf16>)
 //       CHECK:   coda.activation_grad %{{.*}}, %{{.*}} {activation = "gelu_tanh"} : (tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<?x64xbf16>
 //       CHECK:   coda.cross_entropy_grad %{{.*}}, %{{.*}}, %{{.*}} {ignore_index = 3 : i64, reduction = "sum"} : (tensor<?x64xbf16>, tensor<?xi64>, tensor<f32>) -> tensor<?x64xbf16>
@@ -15,7 +17,9 @@ func.func @grads(%x: tensor<?x64xbf16>, %dy: tensor<?x32xbf16>, %g: tensor<64xbf
   %dw = coda.transposed_matmul %dy, %x : (tensor<?x32xbf16>, tensor<?x64xbf16>) -> tensor<32x64xbf16>
   %db = coda.sum_rows %dy : (tensor<?x32xbf16>) -> tensor<32xbf16>
   %a, %b = coda.rms_norm_grad %x, %g, %dx {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>) -> (tensor<?x64xbf16>, tensor<64xbf16>)
-  %a2, %b2 = coda.rms_norm_grad %x, %g, %dx, %s {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x1xf32>) -> (tensor<?x64xbf16>, tensor<64xbf16>)
+  %a2, %b2 = coda.rms_norm_grad %x, %g, %dx row_dot %s {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x1xf32>) -> (tensor<?x64xbf16>, tensor<64xbf16>)
+  %a3, %b3 = coda.rms_norm_grad %x, %g, %dx row_dot %s rstd %s {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x1xf32>, tensor<?x1xf32>) -> (tensor<?x64xbf16>, tensor<64xbf16>)
+  %a4, %b4 = coda.rms_norm_grad %x, %g, %dx rstd %s {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x1xf32>) -> (tensor<?x64xbf16>, tensor<64xbf16>)
   %c, %d, %e = coda.layer_norm_grad %x, %g, %dx {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>) -> (tensor<?x64xbf16>, tensor<64xbf16>, tensor<64xbf16>)
   %f = coda.activation_grad %x, %dx {activation = "gelu_tanh"} : (tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<?x64xbf16>
   %j = coda.cross_entropy_grad %x, %t, %dl {ignore_index = 3 : i64, reduction = "sum"} : (tensor<?x64xbf16>, tensor<?xi64>, tensor<f32>) -> tensor<?x64xbf16>

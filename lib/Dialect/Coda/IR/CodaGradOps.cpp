@@ -100,19 +100,30 @@ static LogicalResult verifyNormGrad(Operation *op, Value x, Value gamma,
   return verifyEpsilon(op, epsilon);
 }
 
+/// Checks that `value` is `[rows, 1]`, one value per row.
+static LogicalResult verifyPerRow(Operation *op, Value value, StringRef name,
+                                  int64_t rows) {
+  auto type = tensorType(value);
+  if (type.getDimSize(1) != 1 || isStaticMismatch(type.getDimSize(0), rows))
+    return op->emitOpError("expected ")
+           << name << " of type tensor<" << dimString(rows)
+           << "x1xf32>, one per row, got " << type;
+  return success();
+}
+
 LogicalResult RMSNormGradOp::verify() {
   // rms_norm_grad_c1 - c3.
   if (failed(verifyNormGrad(*this, getX(), getGamma(), getDy(), getDx(),
                             getDgamma(), getEpsilon())))
     return failure();
   // rms_norm_grad_c4.
-  if (Value rowDot = getRowDot()) {
-    auto type = tensorType(rowDot);
-    int64_t rows = tensorType(getX()).getDimSize(0);
-    if (type.getDimSize(1) != 1 || isStaticMismatch(type.getDimSize(0), rows))
-      return emitOpError("expected row_dot of type tensor<")
-             << dimString(rows) << "x1xf32>, one per row, got " << type;
-  }
+  int64_t rows = tensorType(getX()).getDimSize(0);
+  if (Value rowDot = getRowDot();
+      rowDot && failed(verifyPerRow(*this, rowDot, "row_dot", rows)))
+    return failure();
+  if (Value rstd = getRstd();
+      rstd && failed(verifyPerRow(*this, rstd, "rstd", rows)))
+    return failure();
   return success();
 }
 
@@ -191,17 +202,6 @@ static LogicalResult verifyLossCotangent(Operation *op, Value dloss,
            << reduction << "\" expects dloss of type tensor<f32>, got "
            << dlossType;
   }
-  return success();
-}
-
-/// Checks that `value` is `[rows, 1]`, one value per row.
-static LogicalResult verifyPerRow(Operation *op, Value value, StringRef name,
-                                  int64_t rows) {
-  auto type = tensorType(value);
-  if (type.getDimSize(1) != 1 || isStaticMismatch(type.getDimSize(0), rows))
-    return op->emitOpError("expected ")
-           << name << " of type tensor<" << dimString(rows)
-           << "x1xf32>, one per row, got " << type;
   return success();
 }
 

@@ -303,7 +303,8 @@ static bool hoistBefore(RewriterBase &rewriter, Value value, Operation *point) {
 /// from the z·dz identity) in the epilogue of the GEMM that produces dy:
 /// dx = r · gamma · dy − x · (r² · row_dot / D) per element, and dgamma as
 /// per-block sums over rows of dy · x · r that coda.sum_rows finishes. The
-/// norm's scale r comes from a statistics pass over x before the GEMM.
+/// norm's scale r is the forward's when the pair saved it, else it comes
+/// from a statistics pass over x before the GEMM.
 struct RMSNormGradIntoEpilogue : public OpRewritePattern<RMSNormGradOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -315,9 +316,10 @@ struct RMSNormGradIntoEpilogue : public OpRewritePattern<RMSNormGradOp> {
     auto producer = op.getDy().getDefiningOp<GemmOp>();
     if (!producer)
       return rewriter.notifyMatchFailure(op, "dy comes from no GEMM");
-    Value x = op.getX(), gamma = op.getGamma();
+    Value x = op.getX(), gamma = op.getGamma(), rstd = op.getRstd();
     if (!isDefinedBefore(x, producer) || !isDefinedBefore(gamma, producer) ||
-        !hoistBefore(rewriter, rowDot, producer))
+        !hoistBefore(rewriter, rowDot, producer) ||
+        (rstd && !hoistBefore(rewriter, rstd, producer)))
       return rewriter.notifyMatchFailure(
           op, "an operand is computed after the GEMM of dy");
 
@@ -325,11 +327,13 @@ struct RMSNormGradIntoEpilogue : public OpRewritePattern<RMSNormGradOp> {
     auto xType = cast<RankedTensorType>(x.getType());
     int64_t width = xType.getDimSize(1);
     rewriter.setInsertionPoint(producer);
-    Value rstd = NormStatisticsOp::create(
-                     rewriter, loc, TypeRange{getStatisticType(x)}, x,
-                     /*gamma=*/Value(), rewriter.getStringAttr("rms_norm"),
-                     op.getEpsilonAttr())
-                     .getResult(0);
+    // The forward's scale when it was saved, else a statistics pass.
+    if (!rstd)
+      rstd = NormStatisticsOp::create(
+                 rewriter, loc, TypeRange{getStatisticType(x)}, x,
+                 /*gamma=*/Value(), rewriter.getStringAttr("rms_norm"),
+                 op.getEpsilonAttr())
+                 .getResult(0);
 
     RankedTensorType partialsType = getBlockSumsType(x);
     unsigned resultIndex = cast<OpResult>(op.getDy()).getResultNumber();

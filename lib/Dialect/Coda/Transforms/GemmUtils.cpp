@@ -176,6 +176,18 @@ RankedTensorType mlir::coda::getStatisticType(Value x) {
                                Float32Type::get(x.getContext()));
 }
 
+Value mlir::coda::buildRMSNormRstd(OpBuilder &builder, Location loc, Value x,
+                                   FloatAttr epsilon) {
+  Value sumSquares = PartialReduceOp::create(builder, loc, getPartialsType(x),
+                                             x, "sum_squares", IntegerAttr());
+  return ReducePartialsOp::create(
+             builder, loc, getStatisticType(x), sumSquares, "rstd",
+             builder.getI64IntegerAttr(
+                 cast<RankedTensorType>(x.getType()).getDimSize(1)),
+             epsilon, /*tile_n=*/IntegerAttr())
+      .getResult(0);
+}
+
 Value mlir::coda::finishRowPartials(OpBuilder &builder, Location loc,
                                     Value partials, StringRef kind, Type type) {
   return ReducePartialsOp::create(builder, loc, TypeRange{type},

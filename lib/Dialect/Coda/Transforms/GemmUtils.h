@@ -81,6 +81,12 @@ RankedTensorType getPartialsType(Value x);
 /// The `[M, 1]` f32 type of a per-row statistic of `x`.
 RankedTensorType getStatisticType(Value x);
 
+/// The RMSNorm scale of each row of `x : [M, D]`, rsqrt(mean(x²) + ε), as
+/// partial sums of squares finished by `coda.reduce_partials`: in a GEMM's
+/// epilogue when a GEMM makes `x`.
+Value buildRMSNormRstd(OpBuilder &builder, Location loc, Value x,
+                       FloatAttr epsilon);
+
 /// The coda.reduce_partials of `kind` ("sum", "max" or "lse") that finishes
 /// per-tile `partials` into one value per row, of type `type` (`[M, 1]`
 /// f32).

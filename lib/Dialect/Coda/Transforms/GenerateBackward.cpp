@@ -144,9 +144,10 @@ private:
   FailureOr<SmallVector<Value>> getRowLinearResults(Value z);
   Value buildOutputDotGrad(RMSNormOp norm);
 
-  /// The values the forward saves: `saved`, then the log-sum-exps.
+  /// The values the forward saves: `saved`, the log-sum-exps, then the
+  /// norms' scales.
   int64_t getSavedCount() const {
-    return saved.size() + savedLogSumExps.size();
+    return saved.size() + savedLogSumExps.size() + savedRstds.size();
   }
 
   RankedTensorType typeOf(Value value) {
@@ -165,6 +166,10 @@ private:
   SmallVector<CrossEntropyOp> savedLogSumExps;
   /// Those log-sum-exps as the backward sees them.
   DenseMap<Operation *, Value> logSumExps;
+  /// The RMSNorms whose rows' scales the forward returns after the
+  /// log-sum-exps, and those scales as the backward sees them.
+  SmallVector<RMSNormOp> savedRstds;
+  DenseMap<Operation *, Value> rstds;
   /// Forward values as the backward sees them.
   IRMapping primal;
   DenseMap<Value, Value> cotangents;
@@ -247,6 +252,12 @@ void TrainingPairBuilder::collectSaved() {
   for (auto loss : original.getBody().front().getOps<CrossEntropyOp>())
     if (savesLogSumExp(loss))
       savedLogSumExps.push_back(loss);
+  // A norm whose input a GEMM makes has its scale computed in that GEMM's
+  // epilogue anyway (coda-reparameterize-norms), so the forward returns it
+  // for the gradient at the cost of 4 bytes a row.
+  for (auto norm : original.getBody().front().getOps<RMSNormOp>())
+    if (hasProducingGemm(norm.getX()))
+      savedRstds.push_back(norm);
 }
 
 func::FuncOp TrainingPairBuilder::buildForward() {
@@ -262,6 +273,10 @@ func::FuncOp TrainingPairBuilder::buildForward() {
     results.push_back(LogSumExpOp::create(builder, loss.getLoc(),
                                           getStatisticType(loss.getLogits()),
                                           mapping.lookup(loss.getLogits())));
+  for (RMSNormOp norm : savedRstds)
+    results.push_back(buildRMSNormRstd(builder, norm.getLoc(),
+                                       mapping.lookup(norm.getX()),
+                                       norm.getEpsilonAttr()));
   func::ReturnOp::create(builder, ret.getLoc(), results);
   ret.erase();
   forward.setType(FunctionType::get(forward.getContext(),
@@ -559,9 +574,10 @@ LogicalResult TrainingPairBuilder::differentiate(Operation *op,
       })
       .Case([&](RMSNormOp norm) {
         Value x = getPrimal(norm.getX()), gamma = getPrimal(norm.getGamma());
-        auto grads = RMSNormGradOp::create(
-            builder, loc, typeOf(x), typeOf(gamma), x, gamma, dy,
-            buildOutputDotGrad(norm), norm.getEpsilonAttr());
+        auto grads =
+            RMSNormGradOp::create(builder, loc, typeOf(x), typeOf(gamma), x,
+                                  gamma, dy, buildOutputDotGrad(norm),
+                                  rstds.lookup(norm), norm.getEpsilonAttr());
         grad(norm.getX(), grads.getDx());
         grad(norm.getGamma(), grads.getDgamma());
         return success();
@@ -637,6 +653,8 @@ LogicalResult TrainingPairBuilder::buildBackward() {
     inputs.push_back(value.getType());
   for (CrossEntropyOp loss : savedLogSumExps)
     inputs.push_back(getStatisticType(loss.getLogits()));
+  for (RMSNormOp norm : savedRstds)
+    inputs.push_back(getStatisticType(norm.getX()));
   llvm::append_range(inputs, original.getResultTypes());
   SmallVector<BlockArgument> differentiated;
   SmallVector<Type> results;
@@ -660,6 +678,9 @@ LogicalResult TrainingPairBuilder::buildBackward() {
     primal.map(value, entry->getArgument(numArgs + index));
   for (auto [index, loss] : llvm::enumerate(savedLogSumExps))
     logSumExps[loss] = entry->getArgument(numArgs + saved.size() + index);
+  for (auto [index, norm] : llvm::enumerate(savedRstds))
+    rstds[norm] = entry->getArgument(numArgs + saved.size() +
+                                     savedLogSumExps.size() + index);
 
   auto ret = cast<func::ReturnOp>(original.getBody().front().getTerminator());
   for (auto [index, result] : llvm::enumerate(ret.getOperands()))

@@ -153,15 +153,9 @@ struct NormStatistics {
 /// RMSNorm: sums of squares finished into rstd.
 static NormStatistics buildStatistics(RMSNormOp norm,
                                       PatternRewriter &rewriter) {
-  Location loc = norm.getLoc();
-  Value x = norm.getX();
-  Value sumSquares = PartialReduceOp::create(rewriter, loc, getPartialsType(x),
-                                             x, "sum_squares", IntegerAttr());
-  auto rstd = ReducePartialsOp::create(
-      rewriter, loc, getStatisticType(x), sumSquares, "rstd",
-      rewriter.getI64IntegerAttr(norm.getType().getDimSize(1)),
-      norm.getEpsilonAttr(), /*tile_n=*/IntegerAttr());
-  return {rstd.getResult(0), Value()};
+  return {buildRMSNormRstd(rewriter, norm.getLoc(), norm.getX(),
+                           norm.getEpsilonAttr()),
+          Value()};
 }
 
 /// LayerNorm: block sums and centered sums of squares finished into the

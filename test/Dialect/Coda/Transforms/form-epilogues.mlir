@@ -294,9 +294,23 @@ func.func @log_sum_exp(%h: tensor<?x64xbf16>, %w: tensor<256x64xbf16>) -> tensor
 func.func @norm_gradient(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %dz: tensor<?x128xbf16>, %w: tensor<128x64xbf16>, %p: tensor<?x?xf32>, %res: tensor<?x64xbf16>) -> (tensor<?x64xbf16>, tensor<64xbf16>) {
   %dh = coda.matmul %dz, %w : (tensor<?x128xbf16>, tensor<128x64xbf16>) -> tensor<?x64xbf16>
   %s = coda.reduce_partials %p : (tensor<?x?xf32>) -> tensor<?x1xf32>
-  %dx, %dg = coda.rms_norm_grad %x, %g, %dh, %s {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x1xf32>) -> (tensor<?x64xbf16>, tensor<64xbf16>)
+  %dx, %dg = coda.rms_norm_grad %x, %g, %dh row_dot %s {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x1xf32>) -> (tensor<?x64xbf16>, tensor<64xbf16>)
   %total = coda.add %res, %dx : (tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<?x64xbf16>
   return %total, %dg : tensor<?x64xbf16>, tensor<64xbf16>
+}
+
+// -----
+
+// With the forward's scale r given, the epilogue reads it: no statistics
+// kernel over x.
+// CHECK-LABEL: func.func @norm_gradient_saved_rstd
+//  CHECK-SAME:   (%[[X:[^:]+]]: tensor<?x64xbf16>, %[[G:[^:]+]]: tensor<64xbf16>, %[[DZ:[^:]+]]: tensor<?x128xbf16>, %[[W:[^:]+]]: tensor<128x64xbf16>, %[[S:[^:]+]]: tensor<?x1xf32>, %[[R:[^:]+]]: tensor<?x1xf32>)
+//   CHECK-NOT:   coda.norm_statistics
+//       CHECK:   coda.gemm %[[DZ]], [%[[W]]] inputs(%[[X]], %[[G]], %[[R]], %[[S]]) {b_layout = "kn"}
+func.func @norm_gradient_saved_rstd(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %dz: tensor<?x128xbf16>, %w: tensor<128x64xbf16>, %s: tensor<?x1xf32>, %r: tensor<?x1xf32>) -> (tensor<?x64xbf16>, tensor<64xbf16>) {
+  %dh = coda.matmul %dz, %w : (tensor<?x128xbf16>, tensor<128x64xbf16>) -> tensor<?x64xbf16>
+  %dx, %dg = coda.rms_norm_grad %x, %g, %dh row_dot %s rstd %r {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>, tensor<?x64xbf16>, tensor<?x1xf32>, tensor<?x1xf32>) -> (tensor<?x64xbf16>, tensor<64xbf16>)
+  return %dx, %dg : tensor<?x64xbf16>, tensor<64xbf16>
 }
 
 // -----

@@ -37,7 +37,7 @@ func.func @linear(%x: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %b: tensor<32xb
 //       CHECK:   %[[YDY:.+]] = coda.mul %[[SY]], %[[DY]]
 //       CHECK:   %[[P:.+]] = coda.partial_reduce %[[YDY]]
 //       CHECK:   %[[DOT:.+]] = coda.reduce_partials %[[P]]
-//       CHECK:   %[[DX:.+]], %[[DG:.+]] = coda.rms_norm_grad %[[S]], %[[G]], %[[DH]], %[[DOT]] {epsilon = 9.99999974E-6 : f32}
+//       CHECK:   %[[DX:.+]], %[[DG:.+]] = coda.rms_norm_grad %[[S]], %[[G]], %[[DH]] row_dot %[[DOT]] {epsilon = 9.99999974E-6 : f32}
 //       CHECK:   return %[[DX]], %[[DX]], %[[DG]], %[[DW]]
 func.func @residual_norm(%x0: tensor<?x64xbf16>, %o: tensor<?x64xbf16>, %g: tensor<64xbf16>, %w: tensor<32x64xbf16>) -> tensor<?x32xbf16> {
   %x1 = coda.add %x0, %o : (tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<?x64xbf16>
@@ -160,7 +160,7 @@ func.func @swiglu(%x: tensor<?x16xbf16>, %wg: tensor<32x16xbf16>, %wu: tensor<32
 //       CHECK:   %[[ZDZ:.+]] = coda.mul %[[Z]], %[[DZ]] : (tensor<?x128xbf16>, tensor<?x128xbf16>) -> tensor<?x128xbf16>
 //       CHECK:   %[[P:.+]] = coda.partial_reduce %[[ZDZ]] : (tensor<?x128xbf16>) -> tensor<?x?xf32>
 //       CHECK:   %[[S:.+]] = coda.reduce_partials %[[P]] : (tensor<?x?xf32>) -> tensor<?x1xf32>
-//       CHECK:   coda.rms_norm_grad %[[X]], %[[G]], %[[DH]], %[[S]] {epsilon = 9.99999974E-6 : f32}
+//       CHECK:   coda.rms_norm_grad %[[X]], %[[G]], %[[DH]] row_dot %[[S]] {epsilon = 9.99999974E-6 : f32}
 func.func @norm_before_mlp(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %w1: tensor<128x64xbf16>, %w2: tensor<64x128xbf16>) -> tensor<?x64xbf16> {
   %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
   %z = coda.linear %h, %w1 : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16>
@@ -199,7 +199,7 @@ func.func @norm_before_biased_linear(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>,
 //       CHECK:   %[[RDR:.+]] = coda.mul %[[SR]], %[[DR]] : (tensor<?x96xbf16>, tensor<?x96xbf16>) -> tensor<?x96xbf16>
 //       CHECK:   %[[P:.+]] = coda.partial_reduce %[[RDR]]
 //       CHECK:   %[[DOT:.+]] = coda.reduce_partials %[[P]]
-//       CHECK:   coda.rms_norm_grad %[[X]], %[[G]], %[[DH]], %[[DOT]] {epsilon = 9.99999974E-6 : f32}
+//       CHECK:   coda.rms_norm_grad %[[X]], %[[G]], %[[DH]] row_dot %[[DOT]] {epsilon = 9.99999974E-6 : f32}
 func.func @norm_before_rope(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>, %w: tensor<96x64xbf16>, %cos: tensor<?x8xf32>, %sin: tensor<?x8xf32>) -> tensor<?x96xbf16> {
   %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
   %z = coda.linear %h, %w : (tensor<?x64xbf16>, tensor<96x64xbf16>) -> tensor<?x96xbf16>
@@ -229,4 +229,28 @@ func.func @norm_before_rope_and_silu(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>,
   %r = coda.rope %z, %cos, %sin {head_dim = 16 : i64, style = "half"} : (tensor<?x64xbf16>, tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x64xbf16>
   %a = coda.silu %r : (tensor<?x64xbf16>) -> tensor<?x64xbf16>
   return %r, %a : tensor<?x64xbf16>, tensor<?x64xbf16>
+}
+
+// -----
+
+// A norm whose input a linear makes: the forward returns the rows' scale r
+// (a sum of squares finished into rstd, which the reparameterized norm's
+// GEMM epilogue computes anyway) after the saved activations, and the
+// gradient reads it instead of a statistic of its own.
+// CHECK-LABEL: func.func @norm_after_linear_forward(
+//  CHECK-SAME:     attributes {coda.saved = 3 : i64}
+//       CHECK:   %[[O:.+]] = coda.linear
+//       CHECK:   %[[SQ:.+]] = coda.partial_reduce %[[O]] {kind = "sum_squares"}
+//       CHECK:   %[[R:.+]] = coda.reduce_partials %[[SQ]] {count = 64 : i64, epsilon = 9.99999974E-6 : f32, kind = "rstd"} : (tensor<?x?xf32>) -> tensor<?x1xf32>
+//       CHECK:   return %{{.+}}, %[[O]], %{{.+}}, %[[R]] : tensor<?x64xbf16>, tensor<?x64xbf16>, tensor<?x128xbf16>, tensor<?x1xf32>
+// CHECK-LABEL: func.func @norm_after_linear_backward(
+//  CHECK-SAME:     %[[SO:[^:]+]]: tensor<?x64xbf16>, %{{[^:]+}}: tensor<?x128xbf16>, %[[SR:[^:]+]]: tensor<?x1xf32>, %{{[^:]+}}: tensor<?x64xbf16>)
+//       CHECK:   coda.rms_norm_grad %[[SO]], %{{[^,]+}}, %{{[^ ]+}} row_dot %{{[^ ]+}} rstd %[[SR]] {epsilon = 9.99999974E-6 : f32}
+func.func @norm_after_linear(%y: tensor<?x64xbf16>, %wo: tensor<64x64xbf16>, %g: tensor<64xbf16>, %w: tensor<128x64xbf16>, %w2: tensor<64x128xbf16>) -> tensor<?x64xbf16> {
+  %o = coda.linear %y, %wo : (tensor<?x64xbf16>, tensor<64x64xbf16>) -> tensor<?x64xbf16>
+  %h = coda.rms_norm %o, %g {epsilon = 1.0e-05 : f32} : (tensor<?x64xbf16>, tensor<64xbf16>) -> tensor<?x64xbf16>
+  %z = coda.linear %h, %w : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16>
+  %a = coda.silu %z : (tensor<?x128xbf16>) -> tensor<?x128xbf16>
+  %r = coda.linear %a, %w2 : (tensor<?x128xbf16>, tensor<64x128xbf16>) -> tensor<?x64xbf16>
+  return %r : tensor<?x64xbf16>
 }

@@ -59,7 +59,8 @@ def Coda_SumRowsOp : Coda_Op<"sum_rows"> {
   let hasVerifier = 1;
 }
 
-def Coda_RMSNormGradOp : Coda_Op<"rms_norm_grad"> {
+def Coda_RMSNormGradOp
+    : Coda_Op<"rms_norm_grad", [AttrSizedOperandSegments]> {
   let summary = "the gradients of coda.rms_norm";
   let description = [{
     For `y = rms_norm(x, gamma)` and its cotangent `dy`, with
@@ -74,25 +75,40 @@ def Coda_RMSNormGradOp : Coda_Op<"rms_norm_grad"> {
     it, `dx` needs no reduction over the row of `dy`, so the gradient can run
     in the epilogue of the GEMM that produces `dy`.
 
+    `rstd`, when present, is `r` of each row, `[M, 1]` f32, as the forward
+    computed it (the training pair saves it where the forward's epilogues
+    make it anyway); with `row_dot` too, the gradient reads no statistic of
+    `x` of its own. The GPU path's row kernel, which takes a gradient that
+    stays out of every epilogue, computes both statistics in its one pass
+    over the row and reads neither.
+
     Constraints:
     * (rms_norm_grad_c1) `gamma` has `D = dim(x, 1)` elements; `dy` has the
       shape of `x`.
     * (rms_norm_grad_c2) `dx` has the type of `x`; `dgamma` the type of
       `gamma`.
     * (rms_norm_grad_c3) `epsilon` is finite and not negative.
-    * (rms_norm_grad_c4) `row_dot`, when present, is `[M, 1]` f32.
+    * (rms_norm_grad_c4) `row_dot` and `rstd`, when present, are `[M, 1]`
+      f32.
 
     ```mlir
     %dx, %dg = coda.rms_norm_grad %x, %g, %dy {epsilon = 1.0e-05 : f32}
         : (tensor<?x2048xbf16>, tensor<2048xbf16>, tensor<?x2048xbf16>)
         -> (tensor<?x2048xbf16>, tensor<2048xbf16>)
-    %dx2, %dg2 = coda.rms_norm_grad %x, %g, %dy, %s {epsilon = 1.0e-05 : f32}
+    %dx2, %dg2 = coda.rms_norm_grad %x, %g, %dy row_dot %s rstd %r
+        {epsilon = 1.0e-05 : f32}
         : (tensor<?x2048xbf16>, tensor<2048xbf16>, tensor<?x2048xbf16>,
-           tensor<?x1xf32>) -> (tensor<?x2048xbf16>, tensor<2048xbf16>)
+           tensor<?x1xf32>, tensor<?x1xf32>)
+        -> (tensor<?x2048xbf16>, tensor<2048xbf16>)
     ```
   }];
   let arguments = (ins Coda_Matrix:$x, Coda_Vector:$gamma, Coda_Matrix:$dy,
-                       Optional<Coda_F32Matrix>:$row_dot, F32Attr:$epsilon);
+                       Optional<Coda_F32Matrix>:$row_dot,
+                       Optional<Coda_F32Matrix>:$rstd, F32Attr:$epsilon);
+  let assemblyFormat = [{
+    $x `,` $gamma `,` $dy (`row_dot` $row_dot^)? (`rstd` $rstd^)? attr-dict
+    `:` functional-type(operands, results)
+  }];
   let results = (outs Coda_Matrix:$dx, Coda_Vector:$dgamma);
   let hasVerifier = 1;
 }
