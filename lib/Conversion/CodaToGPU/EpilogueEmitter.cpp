@@ -79,6 +79,15 @@ private:
   /// Reads input `input` at the load row and column `column` (a pair of
   /// adjacent elements when `pair`), widened to f32.
   SmallVector<Value, 2> load(unsigned input, Value column, bool pair);
+  /// The tile column n0 + 2·quad + `offset` of the thread's offset.
+  Value tileColumn(int64_t offset) {
+    return arith::AddIOp::create(
+        b, loc,
+        arith::AddIOp::create(
+            b, loc, frame.n0,
+            arith::MulIOp::create(b, loc, frame.quad, index(2))),
+        index(offset));
+  }
   /// Input `input` at column n0 + 2·quad + `offset` (even), memoized.
   std::pair<Value, Value> inputPair(unsigned input, int64_t offset);
   Value rope(RoPEOp rope, int64_t delta, int64_t s);
@@ -142,13 +151,8 @@ std::pair<Value, Value> RowEvaluator::inputPair(unsigned input,
   if (it == loads.end()) {
     // Column n0 + 2·quad + offset, clamped to the last pair of the tensor.
     int64_t width = getWidth(gemm.getInputs()[input]);
-    Value column = arith::AddIOp::create(
-        b, loc,
-        arith::AddIOp::create(
-            b, loc, frame.n0,
-            arith::MulIOp::create(b, loc, frame.quad, index(2))),
-        index(offset));
-    column = arith::MinUIOp::create(b, loc, column, index(width - 2));
+    Value column =
+        arith::MinUIOp::create(b, loc, tileColumn(offset), index(width - 2));
     it = loads.try_emplace(key, load(input, column, /*pair=*/true)).first;
   }
   return {it->second[0], it->second[1]};
@@ -198,14 +202,9 @@ Value RowEvaluator::softmaxTargetGrad(SoftmaxTargetGradOp grad, int64_t delta,
   Value x = at(grad.getLogits(), delta, s);
   Value lse = at(grad.getLse(), delta, s);
   Value weight = at(grad.getWeights(), delta, s);
-  Value column = arith::AddIOp::create(
-      b, loc,
-      arith::AddIOp::create(
-          b, loc, frame.n0,
-          arith::MulIOp::create(b, loc, frame.quad, index(2))),
-      index(s + delta));
-  Value isTarget = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         column, target(grad.getTargets()));
+  Value isTarget =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            tileColumn(s + delta), target(grad.getTargets()));
   // An approximate exp, as the epilogue's other transcendentals.
   auto approximate =
       arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::afn);

@@ -321,11 +321,11 @@ struct LowerLayerNormGrad : public CodaLoweringPattern<OpT> {
 // Cross-entropy
 //===----------------------------------------------------------------------===//
 
-/// weight · (exp(logit − lse) − [column = target]) at the linalg index, in
+/// exp(logit − lse) − [column = target] at the linalg index, in
 /// `computeType`; `target` is of `targetType`.
-static Value buildLogitGrad(OpBuilder &b, Location l, Value logit, Value lse,
-                            Value target, Value weight, Type targetType,
-                            Type computeType) {
+static Value buildSoftmaxMinusTarget(OpBuilder &b, Location l, Value logit,
+                                     Value lse, Value target, Type targetType,
+                                     Type computeType) {
   Value probability = math::ExpOp::create(
       b, l,
       arith::SubFOp::create(b, l, convertScalar(b, l, logit, computeType),
@@ -334,17 +334,16 @@ static Value buildLogitGrad(OpBuilder &b, Location l, Value logit, Value lse,
                                             linalg::IndexOp::create(b, l, 1));
   Value isTarget =
       arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, column, target);
-  Value grad = arith::SubFOp::create(
+  return arith::SubFOp::create(
       b, l, probability,
       arith::SelectOp::create(b, l, isTarget,
                               createFloat(b, l, computeType, 1.0),
                               createFloat(b, l, computeType, 0.0)));
-  return arith::MulFOp::create(b, l, grad,
-                               convertScalar(b, l, weight, computeType));
 }
 
 /// What the cross-entropy gradients of one reduction share: whether a
-/// row's target counts, the count of such rows and a row's weight.
+/// row's target counts, the count of such rows and the weighting of a
+/// row's values.
 class CrossEntropyGradBuilder {
 public:
   CrossEntropyGradBuilder(Type targetType, int64_t ignoreIndex,
@@ -404,16 +403,16 @@ public:
     return first;
   }
 
-  /// The weight of a row, from the iteration's block arguments that
-  /// appendWeightInputs added at `first`: its cotangent (over the count for
-  /// "mean"), 0 when its target is ignored.
-  Value buildWeight(OpBuilder &b, Location l, ValueRange args,
-                    unsigned first) const {
-    Value target = args[first];
+  /// `value` times the row's weight, from the iteration's block arguments
+  /// that appendWeightInputs added at `first`: its cotangent (over the count
+  /// for "mean"); 0 when its target is ignored, whatever `value` is.
+  Value buildWeighted(OpBuilder &b, Location l, ValueRange args, unsigned first,
+                      Value value) const {
     Value weight = convertScalar(b, l, args[first + 1], computeType);
     if (reduction == "mean")
       weight = arith::DivFOp::create(b, l, weight, args[first + 2]);
-    return arith::SelectOp::create(b, l, isValid(b, l, target), weight,
+    return arith::SelectOp::create(b, l, isValid(b, l, args[first]),
+                                   arith::MulFOp::create(b, l, value, weight),
                                    createFloat(b, l, computeType, 0.0));
   }
 
@@ -460,9 +459,10 @@ struct LowerCrossEntropyGrad : public CodaLoweringPattern<CrossEntropyGradOp> {
         rewriter, loc, resultType, inputs, init, maps,
         {utils::IteratorType::parallel, utils::IteratorType::parallel},
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value value = buildLogitGrad(b, l, args[0], args[1], args[first],
-                                       grads.buildWeight(b, l, args, first),
-                                       targetType, computeType);
+          Value value = grads.buildWeighted(
+              b, l, args, first,
+              buildSoftmaxMinusTarget(b, l, args[0], args[1], args[first],
+                                      targetType, computeType));
           linalg::YieldOp::create(
               b, l, convertScalar(b, l, value, resultType.getElementType()));
         });
@@ -495,10 +495,10 @@ struct LowerCrossEntropyRowWeights
         rewriter, loc, resultType, inputs, init, maps,
         {utils::IteratorType::parallel, utils::IteratorType::parallel},
         [&](OpBuilder &b, Location l, ValueRange args) {
+          Value weight = grads.buildWeighted(
+              b, l, args, first, createFloat(b, l, getComputeType(), 1.0));
           linalg::YieldOp::create(
-              b, l,
-              convertScalar(b, l, grads.buildWeight(b, l, args, first),
-                            resultType.getElementType()));
+              b, l, convertScalar(b, l, weight, resultType.getElementType()));
         });
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
@@ -532,8 +532,11 @@ struct LowerSoftmaxTargetGrad
          AffineMap::getMultiDimIdentityMap(2, context)},
         {utils::IteratorType::parallel, utils::IteratorType::parallel},
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value value = buildLogitGrad(b, l, args[0], args[1], args[3], args[2],
-                                       targetType, computeType);
+          Value value = arith::MulFOp::create(
+              b, l,
+              buildSoftmaxMinusTarget(b, l, args[0], args[1], args[3],
+                                      targetType, computeType),
+              convertScalar(b, l, args[2], computeType));
           linalg::YieldOp::create(
               b, l, convertScalar(b, l, value, resultType.getElementType()));
         });
