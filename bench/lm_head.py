@@ -60,6 +60,9 @@ contract).
 usage: python3 bench/lm_head.py [LM_HEAD.ptx] [--training PAIR.ptx]
                                 [--skip-forward] [--rows 1000 4097 16384]
                                 [--out DIR]
+       python3 bench/lm_head.py --training PAIR.ptx --once
+                                --rows 37 1000 4097
+                                (the pair once per M, for compute-sanitizer)
 
 LM_HEAD.ptx and PAIR.ptx each have their plan beside them (NAME.plan.json).
 Writes DIR/lm_head.json and DIR/lm_head.md for the forward, unless
@@ -353,15 +356,38 @@ def run_forward(ptx, rows_list, out):
     return records
 
 
-def run_training(ptx, rows_list, out):
-    """The forward+backward table: lm_head_training.json,
-    lm_head_training.md."""
+def load_pair(ptx):
+    """The training pair of `ptx`: its forward and backward bundles and
+    their plans' result names, checked against what training_buffers
+    binds."""
     forward = coda.Bundle(ptx, function=FORWARD_FUNCTION)
     backward = coda.Bundle(ptx, function=BACKWARD_FUNCTION)
     forward_results = bench.plan_results(ptx, FORWARD_FUNCTION)
     backward_results = bench.plan_results(ptx, BACKWARD_FUNCTION)
     check_pair(forward, backward, forward_results, backward_results)
-    pair = (forward, backward, forward_results, backward_results)
+    return forward, backward, forward_results, backward_results
+
+
+def run_once(ptx, rows_list):
+    """The training pair once at each M, nothing checked or timed: the run
+    compute-sanitizer watches."""
+    pair = load_pair(ptx)
+    forward, backward = pair[:2]
+    for rows in rows_list:
+        bf, targets = make_inputs(rows)
+        forward_buffers, backward_buffers, _, _ = training_buffers(
+            pair, bf, targets, make_dloss(), rows)
+        forward.run(forward_buffers, rows)
+        backward.run(backward_buffers, rows)
+        torch.cuda.synchronize()
+        print(f"ran the LM head pair at {rows} rows", flush=True)
+
+
+def run_training(ptx, rows_list, out):
+    """The forward+backward table: lm_head_training.json,
+    lm_head_training.md."""
+    pair = load_pair(ptx)
+    forward_results, backward_results = pair[2:]
     compiled = torch.compile(head, dynamic=False)
     records = []
     for rows in rows_list:
@@ -387,9 +413,17 @@ def main():
                              "lm_head_backward); its plan is beside it")
     parser.add_argument("--skip-forward", action="store_true",
                         help="leave out the forward table")
+    parser.add_argument("--once", action="store_true",
+                        help="run the training pair once at each row count "
+                             "and stop (for compute-sanitizer)")
     parser.add_argument("--rows", type=int, nargs="+", default=[1000, 4097, 16384])
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
     options = parser.parse_args()
+    if options.once:
+        if options.training is None:
+            parser.error("--once runs the training pair: give --training")
+        run_once(options.training, options.rows)
+        return 0
     if not options.skip_forward and options.ptx is None:
         parser.error("the head's PTX is needed unless --skip-forward")
     if options.skip_forward and options.training is None:
