@@ -105,6 +105,11 @@ class Launch:
                 values.append(ctypes.c_uint64(desc.data_ptr()))
             elif "rows" in arg:
                 values.append(ctypes.c_int32(m if arg["rows"] == -1 else arg["rows"]))
+            elif "scratch" in arg:
+                # Zeroed once; the kernel leaves its counters at zero.
+                scratch = torch.zeros(arg["scratch"], device="cuda", dtype=torch.uint8)
+                self.keep.append(scratch)
+                values.append(ctypes.c_uint64(scratch.data_ptr()))
             else:
                 values.append(ctypes.c_uint64(buffers[arg["buffer"]].data_ptr()))
         self.values = values
@@ -115,7 +120,7 @@ class Launch:
         k = self.kernel
         row_tiles = (self.m + k["rows_per_tile"] - 1) // k["rows_per_tile"]
         if k["persistent"]:
-            grid = (min(row_tiles * k["tiles_n"], SMS), 1)
+            grid = (min(row_tiles * k["tiles_n"] * k.get("splits", 1), SMS), 1)
         else:
             grid = (row_tiles, k["tiles_n"])
         stream = torch.cuda.current_stream().cuda_stream
@@ -403,7 +408,7 @@ def run_case(case, base, modules):
         suffix = kernel["name"][len(function["name"]) + 1:]
         # Operands first (A, weights, inputs), then the results.
         names = [a.get("tensor_map") or a.get("buffer")
-                 for a in kernel["arguments"] if "rows" not in a]
+                 for a in kernel["arguments"] if "rows" not in a and "scratch" not in a]
         inputs = [buffers[n] for n in names[: len(names) - kernel["results"]]]
         outputs = [buffers[n] for n in names[len(names) - kernel["results"]:]]
         refs = checks[suffix](*inputs)

@@ -43,6 +43,7 @@ namespace coda::runtime {
   X(cuMemFree)                                                                 \
   X(cuMemcpyHtoDAsync)                                                         \
   X(cuMemcpyDtoHAsync)                                                         \
+  X(cuMemsetD8Async)                                                           \
   X(cuEventCreate)                                                             \
   X(cuEventDestroy)                                                            \
   X(cuEventRecord)                                                             \

@@ -383,8 +383,16 @@ Status PlanReader::readArgument(const Value &value, const std::string &path,
     argument = buffer;
     return Status();
   }
+  if (value.get("scratch")) {
+    int64_t bytes;
+    if (Status status = getInteger(value, path, "scratch", 1, INT64_MAX, bytes))
+      return status;
+    argument = ScratchArgument{uint64_t(bytes)};
+    return Status();
+  }
   return error(value, path,
-               "expected a 'tensor_map', 'rows' or 'buffer' argument");
+               "expected a 'tensor_map', 'rows', 'buffer' or 'scratch' "
+               "argument");
 }
 
 Status PlanReader::readKernel(const Value &value, const std::string &path,
@@ -416,6 +424,9 @@ Status PlanReader::readKernel(const Value &value, const std::string &path,
           expectKind(*persistent, path + ".persistent", Value::Kind::Bool))
     return status;
   kernel.persistent = persistent->boolean;
+  if (value.get("splits"))
+    if (Status status = getInteger(value, path, "splits", 1, 64, kernel.splits))
+      return status;
 
   const Value *arguments;
   if (Status status = getArray(value, path, "arguments", arguments))

@@ -92,12 +92,18 @@ struct RowsArgument {
 struct BufferArgument {
   size_t buffer;
 };
-using KernelArgument =
-    std::variant<TensorMapArgument, RowsArgument, BufferArgument>;
+/// Device memory of `bytes` that the kernel keeps from launch to launch
+/// (a split weight gradient's counters and partials), zeroed once before
+/// the first launch.
+struct ScratchArgument {
+  uint64_t bytes;
+};
+using KernelArgument = std::variant<TensorMapArgument, RowsArgument,
+                                    BufferArgument, ScratchArgument>;
 
 /// A kernel launch. Over R rows its tile grid is ceil(R / rowsPerTile) x
-/// tilesN; a persistent kernel runs on min(tiles, SMs) CTAs, any other on
-/// the tile grid.
+/// tilesN; a persistent kernel runs on min(tiles x splits, SMs) CTAs, any
+/// other on the tile grid.
 struct Kernel {
   std::string name;
   /// Its row count (resolveRows).
@@ -107,6 +113,8 @@ struct Kernel {
   int64_t rowsPerTile;
   int64_t tilesN;
   bool persistent;
+  /// The units per tile of a weight gradient split over its rows.
+  int64_t splits = 1;
   std::vector<KernelArgument> arguments;
 
   /// The rows it runs over for row count `rows`.

@@ -107,7 +107,38 @@ Status Session::withDevice(int64_t rows, CUstream stream, Body body) {
   if (Status status =
           workspace.reserve(*driver, context, function, rows, stream))
     return status;
+  if (Status status = reserveScratch(*driver, stream))
+    return status;
   return body(*driver, *module);
+}
+
+Status Session::reserveScratch(const Driver &driver, CUstream stream) {
+  if (scratch.getAddress())
+    return Status();
+  std::vector<uint64_t> offsets;
+  uint64_t bytes = 0;
+  for (const Step &step : function.steps)
+    if (const auto *kernel = std::get_if<Kernel>(&step))
+      for (const KernelArgument &argument : kernel->arguments)
+        if (const auto *space = std::get_if<ScratchArgument>(&argument)) {
+          offsets.push_back(bytes);
+          bytes += (space->bytes + 255) / 256 * 256;
+        }
+  if (bytes == 0)
+    return Status();
+  if (Status status = DeviceMemory::allocate(
+          driver, context, bytes,
+          "the kernels' scratch of function '" + function.name + "'", scratch))
+    return status;
+  if (CUresult result =
+          driver.cuMemsetD8Async(scratch.getAddress(), 0, bytes, stream)) {
+    scratch.reset();
+    return driver.fail(result, "zeroing the kernels' scratch of function '" +
+                                   function.name + "'");
+  }
+  for (uint64_t offset : offsets)
+    scratchAddresses.push_back(scratch.getAddress() + offset);
+  return Status();
 }
 
 Status Session::reserve(int64_t rows, CUstream stream) {
@@ -122,11 +153,12 @@ Status Session::launch(int64_t rows, CUstream stream) {
     return status;
   return withDevice(
       rows, stream, [&](const Driver &driver, const Module &module) {
+        size_t scratchIndex = 0;
         for (size_t i = 0; i < function.steps.size(); ++i) {
           const Step &step = function.steps[i];
           if (const auto *kernel = std::get_if<Kernel>(&step)) {
-            if (Status status =
-                    launchKernel(driver, module, *kernel, rows, stream))
+            if (Status status = launchKernel(driver, module, *kernel, rows,
+                                             scratchIndex, stream))
               return status;
           } else if (const auto *boundary = std::get_if<Boundary>(&step)) {
             if (Status status = runBoundary(*boundary, i, rows, stream))
@@ -145,7 +177,10 @@ CUdeviceptr Session::getAddress(size_t buffer) const {
 
 Status Session::launchKernel(const Driver &driver, const Module &module,
                              const Kernel &kernel, int64_t rows,
-                             CUstream stream) {
+                             size_t &scratchIndex, CUstream stream) {
+  size_t firstScratch = scratchIndex;
+  for (const KernelArgument &argument : kernel.arguments)
+    scratchIndex += std::holds_alternative<ScratchArgument>(argument);
   int64_t kernelRows = kernel.getRows(rows);
   if (kernelRows == 0)
     return Status();
@@ -165,6 +200,8 @@ Status Session::launchKernel(const Driver &driver, const Module &module,
         return status;
     } else if (const auto *pointer = std::get_if<BufferArgument>(&argument)) {
       addresses[i] = getAddress(pointer->buffer);
+    } else if (std::holds_alternative<ScratchArgument>(argument)) {
+      addresses[i] = scratchAddresses[firstScratch++];
     } else {
       rowValues[i] = int32_t(std::get<RowsArgument>(argument).resolve(rows));
       params[i] = &rowValues[i];
@@ -174,7 +211,8 @@ Status Session::launchKernel(const Driver &driver, const Module &module,
   int64_t rowTiles = (kernelRows + kernel.rowsPerTile - 1) / kernel.rowsPerTile;
   int64_t gridX = rowTiles, gridY = kernel.tilesN;
   if (kernel.persistent) {
-    gridX = std::min(rowTiles * kernel.tilesN, module.getMultiprocessorCount());
+    gridX = std::min(rowTiles * kernel.tilesN * kernel.splits,
+                     module.getMultiprocessorCount());
     gridY = 1;
   }
   if (CUresult result = driver.cuLaunchKernel(

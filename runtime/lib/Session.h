@@ -46,10 +46,16 @@ private:
   Status withDevice(int64_t rows, CUstream stream, Body body);
   /// Where buffer `buffer` is: bound, or in the workspace.
   CUdeviceptr getAddress(size_t buffer) const;
+  /// Launches `kernel`; `scratchIndex` counts the scratch arguments of the
+  /// kernels launched before it, and of this one after.
   Status launchKernel(const Driver &driver, const Module &module,
-                      const Kernel &kernel, int64_t rows, CUstream stream);
+                      const Kernel &kernel, int64_t rows, size_t &scratchIndex,
+                      CUstream stream);
   Status runBoundary(const Boundary &boundary, size_t step, int64_t rows,
                      CUstream stream) const;
+  /// Allocates and zeroes, once, the scratch of every kernel that takes
+  /// one.
+  Status reserveScratch(const Driver &driver, CUstream stream);
 
   std::shared_ptr<Bundle> bundle;
   const Function &function;
@@ -61,6 +67,10 @@ private:
   CUcontext context = nullptr;
   Workspace workspace;
   TensorMapCache tensorMaps;
+  /// The kernels' scratch, one allocation, and each scratch argument's
+  /// address in it, in the order of the steps and their arguments.
+  DeviceMemory scratch;
+  std::vector<CUdeviceptr> scratchAddresses;
 };
 
 } // namespace coda::runtime

@@ -337,6 +337,13 @@ CUresult CUDAAPI cuMemcpyDtoHAsync(void *destination, CUdeviceptr source,
   return CUDA_SUCCESS;
 }
 
+CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr destination, unsigned char value,
+                                 size_t bytes, CUstream) {
+  std::printf("cuda: set %zu bytes at 0x%llx to %u\n", bytes,
+              (unsigned long long)destination, unsigned(value));
+  return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI cuEventCreate(CUevent *event, unsigned int) {
   *event = reinterpret_cast<CUevent>(++createdEvents);
   return CUDA_SUCCESS;

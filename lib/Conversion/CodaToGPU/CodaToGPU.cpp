@@ -38,7 +38,8 @@ static constexpr llvm::StringLiteral kKernelModuleName = "coda_kernels";
 /// How the kernel of `op` is launched, for the launch plan: threads per
 /// block, the tile (rows_per_tile rows of M, tiles_n tiles along N), the
 /// dynamic shared memory, whether the grid is persistent (grid.x =
-/// min(tiles, SMs), else grid = (ceil(M / rows_per_tile), tiles_n)), and
+/// min(tiles x splits, SMs), else grid = (ceil(M / rows_per_tile),
+/// tiles_n)), a split kernel's splits and scratch_bytes, and
 /// for a GEMM the row extent of each tensor map's box (A first, then each
 /// weight; boxes are 64 elements wide) and of each result's (0: the result
 /// is a pointer).
@@ -116,6 +117,12 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
   fields.push_back(builder.getNamedAttr("result_tensor_map_rows",
                                         boxRowsOf(plan.stagedResults)));
   add("tiles_n", plan.nTiles());
+  // A split weight gradient runs splits units per tile and needs zeroed
+  // scratch that outlives the launch (its counters return to zero).
+  if (plan.splits > 1) {
+    add("splits", plan.splits);
+    add("scratch_bytes", plan.scratchBytes());
+  }
   return builder.getDictionaryAttr(fields);
 }
 
@@ -171,9 +178,9 @@ struct ConvertCodaToGPUPass
           auto fixed = readPlanAttr(gemm);
           FailureOr<GemmKernelPlan> plan = failure();
           if (succeeded(fixed))
-            plan = *fixed
-                       ? planGemmKernel(gemm, (*fixed)->first, (*fixed)->second)
-                       : planGemmKernel(gemm, *gemmSchedule, stages);
+            plan =
+                planGemmKernel(gemm, fixed->value_or(GemmPlanChoice{
+                                         *gemmSchedule, stages, std::nullopt}));
           supported &= succeeded(plan);
           if (succeeded(plan))
             plans[op] = std::move(*plan);

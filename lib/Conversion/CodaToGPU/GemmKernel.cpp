@@ -33,6 +33,15 @@
 //   16-bit tile results out through a staging buffer per consumer and TMA
 //   stores (OutputStaging) when the ring leaves room for it.
 //
+// A weight gradient split over its rows (plan.splits > 1) walks units
+// instead: all tiles of split 0, then of split 1, ...; a unit is its
+// tile's k-tiles [s · kTiles, (s + 1) · kTiles). After the mainloop each
+// consumer warpgroup counts its arrival at the tile (a device-scope atomic
+// on the kernel's scratch); the first splits - 1 to arrive store their
+// accumulators there and count them stored (fence, atomic), the last waits
+// for that count, adds theirs, zeroes both counters for the next launch
+// and runs the epilogue. Only units past their mainloop are waited for.
+//
 // TMA fills rows and columns past the tensors with zeros and clips its
 // stores; the epilogue predicates its other stores.
 //
@@ -41,6 +50,7 @@
 #include "GemmKernel.h"
 
 #include "EpilogueEmitter.h"
+#include "VectorAccess.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -126,11 +136,15 @@ private:
   void buildSetup();
   void buildProducer();
   void buildConsumer();
-  /// The first row and output column of the CTA's tile number `ordinal`:
-  /// linear tile blockIdx.x + ordinal · gridDim.x, numbered along M first
-  /// in groups of kGroupRows row tiles that sweep the N tiles together, so
-  /// that concurrent CTAs share A row blocks and weight boxes in L2.
-  std::pair<Value, Value> tileOrigin(Value ordinal);
+  /// The linear tile and the split of the CTA's unit number `ordinal`:
+  /// unit blockIdx.x + ordinal · gridDim.x, split-major (every tile of
+  /// split 0 first).
+  std::pair<Value, Value> unitOf(Value ordinal);
+  /// The first row and output column of linear tile `linear`, numbered
+  /// along M first in groups of kGroupRows row tiles that sweep the N tiles
+  /// together, so that concurrent CTAs share A row blocks and weight boxes
+  /// in L2.
+  std::pair<Value, Value> tileOrigin(Value linear);
   /// The weight map and first weight row of B box `box` of the tile at
   /// output column `n0`.
   std::pair<Value, Value> boxSource(Value n0, int64_t box);
@@ -150,7 +164,7 @@ private:
             arith::MulIOp::create(b, loc, consumer, index(2 * kInputBoxBytes)),
             index(half * kInputBoxBytes)));
   }
-  /// The first ring step of the tile number `ordinal`: tiles take their
+  /// The first ring step of the unit number `ordinal`: units take their
   /// k-tiles, then their epilogue inputs' steps.
   Value firstStep(Value ordinal) {
     return arith::MulIOp::create(
@@ -163,6 +177,18 @@ private:
     return arith::AddIOp::create(
         b, loc, first, arith::AddIOp::create(b, loc, kTiles, index(step)));
   }
+  /// Asks LLVM not to unroll `loop`.
+  void keepRolled(scf::ForOp loop) {
+    MLIRContext *context = b.getContext();
+    auto noUnroll = LLVM::LoopAnnotationAttr::get(
+        context, {}, {}, {},
+        LLVM::LoopUnrollAttr::get(context, b.getBoolAttr(true), {}, {}, {}, {},
+                                  {}, {}),
+        {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
+    loop->setAttr(LLVM::BrOp::getLoopAnnotationAttrName(
+                      OperationName(LLVM::BrOp::getOperationName(), context)),
+                  noUnroll);
+  }
   /// The first lane of the warp arrives on `empty` for each of `slots`: the
   /// warp is done reading them.
   void releaseSlots(ArrayRef<Value> slots, Value lane);
@@ -173,6 +199,17 @@ private:
   SmallVector<Value> buildMainloop(Value first, Value aRows, Value lane,
                                    ValueRange carried,
                                    function_ref<void()> onIssued);
+  /// The split-K meeting of one consumer warpgroup at linear tile `tile`
+  /// (plan.splits > 1): returns whether it arrived last, and then its
+  /// `accumulators` plus the other splits' (else `accumulators`). The
+  /// first thread counts the arrival (`arrived`) and passes its order to
+  /// the warpgroup through shared memory; an earlier arrival stores its
+  /// accumulators to its slot of the scratch and counts them `stored`, the
+  /// last waits until all are, adds them and zeroes both counters for the
+  /// next launch.
+  std::pair<Value, SmallVector<Value>>
+  combineSplits(Value tile, Value consumer, Value thread, Value leader,
+                Value barrier, ArrayRef<Value> accumulators);
 
   OpBuilder &b;
   Location loc;
@@ -182,9 +219,10 @@ private:
 
   // Kernel arguments.
   Value mapA;
-  /// The output rows the tiles cover, and the k-tiles of the reduction:
-  /// the row argument and the static K, or for a weight gradient the static
-  /// output rows and ceil(row argument / 64).
+  /// The output rows the tiles cover, and the k-tiles of one unit's part
+  /// of the reduction: the row argument and the static K, or for a weight
+  /// gradient the static output rows and ceil(row argument / (64 ·
+  /// splits)).
   Value rows, kTiles;
   /// The weights' tensor maps, as the pointers the kernel receives.
   SmallVector<Value> weightMaps;
@@ -193,9 +231,12 @@ private:
   /// per epilogue input, its tensor map when it is loaded through the ring
   /// (plan.ringInputs).
   SmallVector<Value> resultMaps, inputMaps;
+  /// The split kernel's counters and partial accumulators
+  /// (plan.scratchBytes()).
+  Value scratch;
   // Values of the setup.
   Value tid, warpgroup, smem, full, empty, turn;
-  Value rowTiles, cta, ctas, ctaTiles;
+  Value rowTiles, tiles, cta, ctas, ctaUnits;
 };
 } // namespace
 
@@ -239,16 +280,18 @@ void GemmKernelBuilder::buildSetup() {
   MLIRContext *context = b.getContext();
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   warpgroup = arith::DivUIOp::create(b, loc, tid, index(128));
-  // The CTA's tiles: ceil(M / tileM) x nTiles in all, every gridDim.x-th.
+  // The CTA's units: ceil(M / tileM) x nTiles tiles, times the splits,
+  // every gridDim.x-th.
   rowTiles = arith::DivUIOp::create(
       b, loc, arith::AddIOp::create(b, loc, rows, index(plan.tileM() - 1)),
       index(plan.tileM()));
-  Value tiles = arith::MulIOp::create(b, loc, rowTiles, index(plan.nTiles()));
+  tiles = arith::MulIOp::create(b, loc, rowTiles, index(plan.nTiles()));
+  Value units = arith::MulIOp::create(b, loc, tiles, index(plan.splits));
   cta = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   ctas = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
   Value remaining = arith::SubIOp::create(
-      b, loc, arith::MaxUIOp::create(b, loc, tiles, cta), cta);
-  ctaTiles = arith::DivUIOp::create(
+      b, loc, arith::MaxUIOp::create(b, loc, units, cta), cta);
+  ctaUnits = arith::DivUIOp::create(
       b, loc,
       arith::AddIOp::create(b, loc, remaining,
                             arith::SubIOp::create(b, loc, ctas, index(1))),
@@ -304,9 +347,16 @@ void GemmKernelBuilder::buildSetup() {
   gpu::BarrierOp::create(b, loc);
 }
 
-std::pair<Value, Value> GemmKernelBuilder::tileOrigin(Value ordinal) {
+std::pair<Value, Value> GemmKernelBuilder::unitOf(Value ordinal) {
   Value linear = arith::AddIOp::create(
       b, loc, cta, arith::MulIOp::create(b, loc, ordinal, ctas));
+  if (plan.splits == 1)
+    return {linear, index(0)};
+  return {arith::RemUIOp::create(b, loc, linear, tiles),
+          arith::DivUIOp::create(b, loc, linear, tiles)};
+}
+
+std::pair<Value, Value> GemmKernelBuilder::tileOrigin(Value linear) {
   Value perGroup = index(kGroupRows * plan.nTiles());
   Value group = arith::DivUIOp::create(b, loc, linear, perGroup);
   Value firstRowTile = arith::MulIOp::create(b, loc, group, index(kGroupRows));
@@ -384,10 +434,13 @@ void GemmKernelBuilder::buildProducer() {
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, index(0));
   scf::IfOp::create(b, loc, isProducerThread, [&](OpBuilder &, Location) {
     scf::ForOp::create(
-        b, loc, index(0), ctaTiles, index(1), ValueRange(),
+        b, loc, index(0), ctaUnits, index(1), ValueRange(),
         [&](OpBuilder &, Location, Value ordinal, ValueRange) {
+          auto [tile, split] = unitOf(ordinal);
           Value m0, n0;
-          std::tie(m0, n0) = tileOrigin(ordinal);
+          std::tie(m0, n0) = tileOrigin(tile);
+          // The unit's first k-tile.
+          Value kStart = arith::MulIOp::create(b, loc, split, kTiles);
           SmallVector<std::pair<Value, Value>> sources;
           for (int64_t box = 0; box < plan.boxes; ++box) {
             auto [pointer, row] = boxSource(n0, box);
@@ -399,11 +452,14 @@ void GemmKernelBuilder::buildProducer() {
           Value first = firstStep(ordinal);
           scf::ForOp::create(
               b, loc, index(0), kTiles, index(1), ValueRange(),
-              [&](OpBuilder &, Location, Value tile, ValueRange) {
-                Value g = arith::AddIOp::create(b, loc, first, tile);
+              [&](OpBuilder &, Location, Value step, ValueRange) {
+                Value g = arith::AddIOp::create(b, loc, first, step);
                 Value slot = fillSlot(g, plan.stageBytes());
-                // TMA coordinates are innermost first: (k, row).
-                Value k = arith::MulIOp::create(b, loc, tile, index(kTileK));
+                // TMA coordinates are innermost first: (k, row). A split's
+                // k-tiles past the rows read zeros.
+                Value k = arith::MulIOp::create(
+                    b, loc, arith::AddIOp::create(b, loc, kStart, step),
+                    index(kTileK));
                 if (!plan.reducesRows) {
                   nvgpu::TmaAsyncLoadOp::create(
                       b, loc, view(aOffset(slot), plan.tileM()), full, mapA,
@@ -559,19 +615,180 @@ GemmKernelBuilder::buildMainloop(Value first, Value aRows, Value lane,
       });
   // Unrolled, the k-tiles' descriptor arithmetic is scheduled ahead and
   // stays live into the epilogue.
-  auto keepRolled = LLVM::LoopAnnotationAttr::get(
-      context, {}, {}, {},
-      LLVM::LoopUnrollAttr::get(context, b.getBoolAttr(true), {}, {}, {}, {},
-                                {}, {}),
-      {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
-  loop->setAttr(LLVM::BrOp::getLoopAnnotationAttrName(
-                    OperationName(LLVM::BrOp::getOperationName(), context)),
-                keepRolled);
+  keepRolled(loop);
   onIssued();
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
   release(arith::AddIOp::create(
       b, loc, first, arith::SubIOp::create(b, loc, kTiles, index(1))));
   return loop.getResults();
+}
+
+std::pair<Value, SmallVector<Value>>
+GemmKernelBuilder::combineSplits(Value tile, Value consumer, Value thread,
+                                 Value leader, Value barrier,
+                                 ArrayRef<Value> accumulators) {
+  MLIRContext *context = b.getContext();
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  auto i32Constant = [&](int32_t value) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
+  };
+  auto meet = [&] {
+    NVVM::BarrierOp::create(b, loc, Type(), barrier, i32Constant(128),
+                            NVVM::BarrierReductionAttr(), Value());
+  };
+  auto onLeader = [&](function_ref<void()> body) {
+    scf::IfOp::create(b, loc, leader, [&](OpBuilder &, Location) {
+      body();
+      scf::YieldOp::create(b, loc);
+    });
+  };
+  int64_t lastOrder = plan.splits - 1;
+  // The consumer's counters of the tile: arrived, then stored.
+  Value counter = arith::MulIOp::create(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, tile, index(kConsumers)),
+          consumer),
+      index(2));
+  Value arrived = getElementAddress(b, loc, scratch, i32, counter);
+  Value stored = getElementAddress(
+      b, loc, scratch, i32, arith::AddIOp::create(b, loc, counter, index(1)));
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  Value word = memref::ViewOp::create(
+      b, loc, MemRefType::get({1}, i32, MemRefLayoutAttrInterface(), workgroup),
+      smem,
+      arith::AddIOp::create(b, loc, index(plan.arrivalOffset()),
+                            arith::MulIOp::create(b, loc, consumer, index(4))),
+      ValueRange());
+  onLeader([&] {
+    Value order = LLVM::AtomicRMWOp::create(
+        b, loc, LLVM::AtomicBinOp::add, arrived, i32Constant(1),
+        LLVM::AtomicOrdering::monotonic, "device");
+    memref::StoreOp::create(b, loc, order, word, index(0));
+  });
+  meet();
+  Value order = memref::LoadOp::create(b, loc, word, index(0));
+  Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, order,
+                                     i32Constant(lastOrder));
+
+  // The float offset of 4-float chunk `chunk` of the thread's accumulators
+  // in the partials of split slot `slot`: per tile, slot and consumer, the
+  // warpgroup's chunks chunk-major, so that a warp's stores are 512
+  // contiguous bytes.
+  int64_t chunks = plan.slabs * plan.boxes * (kTileN / 2) / 4;
+  auto chunkOffset = [&](Value slot, int64_t chunk) -> Value {
+    Value part = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(
+            b, loc,
+            arith::AddIOp::create(
+                b, loc,
+                arith::MulIOp::create(b, loc, tile, index(plan.splits - 1)),
+                slot),
+            index(kConsumers)),
+        consumer);
+    return arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, part,
+                              index(plan.partialBytesPerConsumer() / 4)),
+        arith::AddIOp::create(
+            b, loc, index(plan.splitCounterBytes() / 4 + chunk * 128 * 4),
+            arith::MulIOp::create(b, loc, thread, index(4))));
+  };
+  auto chunkType = VectorType::get({4}, f32);
+  // Register e of chunk `chunk`: accumulator chunk / 16, element
+  // 4 · (chunk % 16) + e.
+  auto registerOf = [](int64_t chunk, int64_t e) {
+    return std::make_pair(chunk / 16, 4 * (chunk % 16) + e);
+  };
+
+  SmallVector<Type> types = llvm::map_to_vector(
+      accumulators, [](Value value) { return value.getType(); });
+  auto combine = scf::IfOp::create(b, loc, types, last, /*withElse=*/true);
+  {
+    // The last arrival: once every earlier one has stored, add theirs.
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(combine.thenBlock());
+    onLeader([&] {
+      scf::WhileOp::create(
+          b, loc, TypeRange(), ValueRange(),
+          [&](OpBuilder &, Location, ValueRange) {
+            Value count = LLVM::LoadOp::create(
+                b, loc, i32, stored, 4, false, false, false, false,
+                LLVM::AtomicOrdering::acquire, "device");
+            scf::ConditionOp::create(
+                b, loc,
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, count,
+                                      i32Constant(lastOrder)),
+                ValueRange());
+          },
+          [&](OpBuilder &, Location, ValueRange) {
+            scf::YieldOp::create(b, loc);
+          });
+      // Every split of this launch has counted: the next launch starts
+      // from zero.
+      for (Value address : {arrived, stored})
+        LLVM::StoreOp::create(b, loc, i32Constant(0), address, 4);
+    });
+    meet();
+    // One slot at a time (a rolled loop), so that at most one slot's loads
+    // are in flight beside the accumulators.
+    auto slots = scf::ForOp::create(
+        b, loc, index(0), index(lastOrder), index(1), accumulators,
+        [&](OpBuilder &, Location, Value slot, ValueRange carried) {
+          SmallVector<Value> sums(carried);
+          for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+            Value partial = LLVM::LoadOp::create(
+                b, loc, chunkType,
+                getElementAddress(b, loc, scratch, f32,
+                                  chunkOffset(slot, chunk)),
+                16);
+            for (int64_t e = 0; e < 4; ++e) {
+              auto [accumulator, element] = registerOf(chunk, e);
+              Value &sum = sums[accumulator];
+              Value value = arith::AddFOp::create(
+                  b, loc, LLVM::ExtractValueOp::create(b, loc, sum, element),
+                  LLVM::ExtractElementOp::create(b, loc, partial,
+                                                 i32Constant(int32_t(e))));
+              sum = LLVM::InsertValueOp::create(b, loc, sum, value, element);
+            }
+          }
+          scf::YieldOp::create(b, loc, sums);
+        });
+    keepRolled(slots);
+    scf::YieldOp::create(b, loc, slots.getResults());
+  }
+  {
+    // An earlier arrival: store the accumulators, then count them.
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(combine.elseBlock());
+    Value slot = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), order);
+    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+      Value values = LLVM::PoisonOp::create(b, loc, chunkType);
+      for (int64_t e = 0; e < 4; ++e) {
+        auto [accumulator, element] = registerOf(chunk, e);
+        values = LLVM::InsertElementOp::create(
+            b, loc, values,
+            LLVM::ExtractValueOp::create(b, loc, accumulators[accumulator],
+                                         element),
+            i32Constant(int32_t(e)));
+      }
+      LLVM::StoreOp::create(
+          b, loc, values,
+          getElementAddress(b, loc, scratch, f32, chunkOffset(slot, chunk)),
+          16);
+    }
+    meet();
+    onLeader([&] {
+      LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::release, "device");
+      LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, stored,
+                                i32Constant(1), LLVM::AtomicOrdering::monotonic,
+                                "device");
+    });
+    scf::YieldOp::create(b, loc, accumulators);
+  }
+  return {last, SmallVector<Value>(combine.getResults())};
 }
 
 void GemmKernelBuilder::buildConsumer() {
@@ -588,12 +805,12 @@ void GemmKernelBuilder::buildConsumer() {
   Value rowOffset = pingPong ? index(0)
                              : arith::MulIOp::create(b, loc, consumer,
                                                      index(plan.slabs * 64));
-  Value tiles = ctaTiles;
+  Value units = ctaUnits;
   if (pingPong)
-    tiles = arith::DivUIOp::create(
+    units = arith::DivUIOp::create(
         b, loc,
         arith::AddIOp::create(b, loc,
-                              arith::SubIOp::create(b, loc, ctaTiles, consumer),
+                              arith::SubIOp::create(b, loc, ctaUnits, consumer),
                               index(1)),
         index(2));
   Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
@@ -612,7 +829,7 @@ void GemmKernelBuilder::buildConsumer() {
   SmallVector<Value> poison(plan.slabs * plan.boxes,
                             LLVM::PoisonOp::create(b, loc, accType));
   scf::ForOp::create(
-      b, loc, index(0), tiles, index(1), poison,
+      b, loc, index(0), units, index(1), poison,
       [&](OpBuilder &, Location, Value local, ValueRange carried) {
         Value ordinal = local;
         if (pingPong) {
@@ -635,8 +852,9 @@ void GemmKernelBuilder::buildConsumer() {
             scf::YieldOp::create(b, loc);
           });
         }
+        Value tile = unitOf(ordinal).first;
         Value m0, n0;
-        std::tie(m0, n0) = tileOrigin(ordinal);
+        std::tie(m0, n0) = tileOrigin(tile);
         Value first = firstStep(ordinal);
         // Ping-pong: once this tile's wgmma are issued, the other consumer
         // may issue its next tile's; they queue behind these.
@@ -655,72 +873,86 @@ void GemmKernelBuilder::buildConsumer() {
             first, arith::MulIOp::create(b, loc, rowOffset, index(128)), lane,
             carried, passTurn);
 
-        EpilogueFrame frame;
-        Value rowInSlab = arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, warp, index(16)),
-            arith::DivUIOp::create(b, loc, lane, index(4)));
-        frame.rowBase = arith::AddIOp::create(
-            b, loc, arith::AddIOp::create(b, loc, m0, rowOffset), rowInSlab);
-        frame.n0 = n0;
-        frame.lane = lane;
-        frame.quad = arith::RemUIOp::create(b, loc, lane, index(4));
-        frame.rows = rows;
-        frame.inputs = inputs;
-        frame.outputs = outputs;
-        frame.staging = StagingFrame{
-            smem,
-            arith::AddIOp::create(
-                b, loc, index(plan.stages * plan.stageBytes()),
-                arith::MulIOp::create(b, loc, consumer,
-                                      index(plan.stagingBytesPerConsumer()))),
-            leader,
-            barrier,
-            arith::AddIOp::create(b, loc, m0, rowOffset),
-            n0,
-            rowInSlab,
-            frame.quad,
-            rows,
-            resultMaps};
-        for (int64_t slab = 0; slab < plan.slabs; ++slab)
-          frame.accumulators.push_back(
-              SmallVector<Value, 2>(ArrayRef<Value>(accumulators)
-                                        .slice(slab * plan.boxes, plan.boxes)));
-        // The epilogue inputs' steps of each slab, in the producer's order:
-        // the slab waits for them and reads this consumer's boxes. Each
-        // range's copy of the epilogue computes its own slots.
-        SmallVector<SmallVector<Value>> slabSlots(plan.slabs);
-        frame.enterSlab = [&](int64_t slab) {
-          slabSlots[slab].clear();
-          SmallVector<std::optional<SwizzledPairs>> pairs(inputMaps.size());
-          int64_t step = slab * plan.ringInputCount();
-          for (auto [input, map] : llvm::enumerate(inputMaps)) {
-            if (!map)
-              continue;
-            auto [slot, fill] = ringPosition(inputStep(first, step++));
-            waitParity(full, slot, fill);
-            slabSlots[slab].push_back(slot);
-            pairs[input].emplace(
+        auto runEpilogue = [&](ArrayRef<Value> accumulators) {
+          EpilogueFrame frame;
+          Value rowInSlab = arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, warp, index(16)),
+              arith::DivUIOp::create(b, loc, lane, index(4)));
+          frame.rowBase = arith::AddIOp::create(
+              b, loc, arith::AddIOp::create(b, loc, m0, rowOffset), rowInSlab);
+          frame.n0 = n0;
+          frame.lane = lane;
+          frame.quad = arith::RemUIOp::create(b, loc, lane, index(4));
+          frame.rows = rows;
+          frame.inputs = inputs;
+          frame.outputs = outputs;
+          frame.staging = StagingFrame{
+              smem,
+              arith::AddIOp::create(
+                  b, loc, index(plan.stages * plan.stageBytes()),
+                  arith::MulIOp::create(b, loc, consumer,
+                                        index(plan.stagingBytesPerConsumer()))),
+              leader,
+              barrier,
+              arith::AddIOp::create(b, loc, m0, rowOffset),
+              n0,
+              rowInSlab,
+              frame.quad,
+              rows,
+              resultMaps};
+          for (int64_t slab = 0; slab < plan.slabs; ++slab)
+            frame.accumulators.push_back(SmallVector<Value, 2>(
+                ArrayRef<Value>(accumulators)
+                    .slice(slab * plan.boxes, plan.boxes)));
+          // The epilogue inputs' steps of each slab, in the producer's order:
+          // the slab waits for them and reads this consumer's boxes. Each
+          // range's copy of the epilogue computes its own slots.
+          SmallVector<SmallVector<Value>> slabSlots(plan.slabs);
+          frame.enterSlab = [&](int64_t slab) {
+            slabSlots[slab].clear();
+            SmallVector<std::optional<SwizzledPairs>> pairs(inputMaps.size());
+            int64_t step = slab * plan.ringInputCount();
+            for (auto [input, map] : llvm::enumerate(inputMaps)) {
+              if (!map)
+                continue;
+              auto [slot, fill] = ringPosition(inputStep(first, step++));
+              waitParity(full, slot, fill);
+              slabSlots[slab].push_back(slot);
+              pairs[input].emplace(
+                  b, loc,
+                  arith::AddIOp::create(
+                      b, loc,
+                      memref::ExtractAlignedPointerAsIndexOp::create(b, loc,
+                                                                     smem),
+                      inputBoxOffset(slot, consumer, 0)),
+                  rowInSlab, frame.quad);
+            }
+            return pairs;
+          };
+          // Every lane's reads are done before the warp's first lane
+          // releases the slots.
+          frame.leaveSlab = [&](int64_t slab) {
+            if (slabSlots[slab].empty())
+              return;
+            NVVM::SyncWarpOp::create(
                 b, loc,
-                arith::AddIOp::create(
-                    b, loc,
-                    memref::ExtractAlignedPointerAsIndexOp::create(b, loc,
-                                                                   smem),
-                    inputBoxOffset(slot, consumer, 0)),
-                rowInSlab, frame.quad);
-          }
-          return pairs;
+                arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(-1)));
+            releaseSlots(slabSlots[slab], lane);
+          };
+          emitEpilogue(b, loc, gemm, plan, frame);
         };
-        // Every lane's reads are done before the warp's first lane
-        // releases the slots.
-        frame.leaveSlab = [&](int64_t slab) {
-          if (slabSlots[slab].empty())
-            return;
-          NVVM::SyncWarpOp::create(
-              b, loc,
-              arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(-1)));
-          releaseSlots(slabSlots[slab], lane);
-        };
-        emitEpilogue(b, loc, gemm, plan, frame);
+        if (plan.splits == 1) {
+          runEpilogue(accumulators);
+        } else {
+          Value last;
+          SmallVector<Value> combined;
+          std::tie(last, combined) = combineSplits(
+              tile, consumer, thread, leader, barrier, accumulators);
+          scf::IfOp::create(b, loc, last, [&](OpBuilder &, Location) {
+            runEpilogue(combined);
+            scf::YieldOp::create(b, loc);
+          });
+        }
         // The next tile overwrites the registers; nothing is carried, so
         // the epilogue frees them as it goes.
         scf::YieldOp::create(b, loc, carried);
@@ -737,6 +969,9 @@ void GemmKernelBuilder::build(StringRef name) {
   SmallVector<Type> arguments(1 + weights, pointer);
   arguments.push_back(b.getI32Type());
   arguments.append(gemm.getInputs().size() + gemm.getNumResults(), pointer);
+  // A split kernel's scratch, last.
+  if (plan.splits > 1)
+    arguments.push_back(pointer);
   auto kernel = gpu::GPUFuncOp::create(
       b, loc, name, FunctionType::get(context, arguments, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
@@ -759,16 +994,19 @@ void GemmKernelBuilder::build(StringRef name) {
       arith::IndexCastOp::create(b, loc, b.getIndexType(), args[1 + weights]);
   if (plan.reducesRows) {
     rows = index(plan.outputRows);
+    int64_t unitRows = kTileK * plan.splits;
     kTiles = arith::DivUIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, rowArgument, index(kTileK - 1)),
-        index(kTileK));
+        b, loc, arith::AddIOp::create(b, loc, rowArgument, index(unitRows - 1)),
+        index(unitRows));
   } else {
     rows = rowArgument;
     kTiles = index(plan.kTiles());
   }
   unsigned inputCount = gemm.getInputs().size();
   inputs = args.slice(2 + weights, inputCount);
-  outputs = args.drop_front(2 + weights + inputCount);
+  outputs = args.slice(2 + weights + inputCount, gemm.getNumResults());
+  if (plan.splits > 1)
+    scratch = args.back();
   // An input loaded through the ring and a staged result arrive as their
   // tensor maps, of 64 x 64 boxes.
   auto boxMaps = [&](ValueRange pointers, ValueRange tensors,

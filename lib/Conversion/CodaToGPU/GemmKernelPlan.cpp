@@ -316,8 +316,57 @@ static void planRingInputs(GemmOp gemm, const ColumnWalk &walk,
   }
 }
 
+/// The share of `units` units that keeps kPlannedMultiprocessors SMs busy
+/// over the waves they take.
+static double getWaveFill(int64_t units) {
+  int64_t waves = llvm::divideCeil(units, kPlannedMultiprocessors);
+  return double(units) / double(waves * kPlannedMultiprocessors);
+}
+
+/// Chooses how many parts a weight gradient's row reduction is split into:
+/// `pinned`, or the fewest of 1, 2 and 4 whose units fill 90% of every
+/// wave (else the fullest). Only a cooperative weight gradient whose
+/// epilogue loads nothing through the ring can be split: its tile count is
+/// static, and only the last split of a tile runs the epilogue.
+static LogicalResult planSplits(GemmOp gemm, std::optional<int64_t> pinned,
+                                GemmKernelPlan &plan) {
+  bool splittable = plan.reducesRows &&
+                    plan.schedule == GemmSchedule::Cooperative &&
+                    plan.ringInputCount() == 0;
+  if (pinned) {
+    if (!llvm::is_contained({1, 2, 4}, *pinned))
+      return gemm.emitError("coda.plan splits = ")
+             << *pinned
+             << "; the generator splits a reduction into 1, 2 or 4 parts";
+    if (*pinned > 1 && !splittable)
+      return gemm.emitError("coda.plan splits = ")
+             << *pinned
+             << " needs a weight gradient (a_layout = \"km\") under the "
+                "cooperative schedule whose epilogue loads no input through "
+                "the ring";
+    plan.splits = *pinned;
+    return success();
+  }
+  if (!splittable)
+    return success();
+  int64_t tiles = plan.staticTiles();
+  int64_t best = 1;
+  for (int64_t splits : {1, 2, 4}) {
+    if (getWaveFill(tiles * splits) > getWaveFill(tiles * best))
+      best = splits;
+    if (getWaveFill(tiles * splits) >= 0.9) {
+      best = splits;
+      break;
+    }
+  }
+  plan.splits = best;
+  return success();
+}
+
 FailureOr<GemmKernelPlan>
-mlir::coda::planGemmKernel(GemmOp gemm, GemmSchedule schedule, int64_t stages) {
+mlir::coda::planGemmKernel(GemmOp gemm, const GemmPlanChoice &choice) {
+  GemmSchedule schedule = choice.schedule;
+  int64_t stages = choice.stages;
   GemmKernelPlan plan;
   plan.schedule = schedule;
   plan.width = getOutputWidth(gemm);
@@ -427,8 +476,10 @@ mlir::coda::planGemmKernel(GemmOp gemm, GemmSchedule schedule, int64_t stages) {
            << " KiB needs " << plan.sharedBytes() / 1024
            << " KiB of shared memory; a CTA has " << kMaxSharedBytes / 1024
            << " KiB";
-  planOutputStaging(gemm, plan);
   planRingInputs(gemm, cutWalk, plan);
+  if (failed(planSplits(gemm, choice.splits, plan)))
+    return failure();
+  planOutputStaging(gemm, plan);
   return plan;
 }
 
@@ -440,24 +491,29 @@ DictionaryAttr mlir::coda::getPlanAttr(MLIRContext *context,
       b.getNamedAttr("rows_per_tile", b.getI64IntegerAttr(plan.tileM())),
       b.getNamedAttr("schedule",
                      b.getStringAttr(stringifyGemmSchedule(plan.schedule))),
+      b.getNamedAttr("splits", b.getI64IntegerAttr(plan.splits)),
       b.getNamedAttr("stages", b.getI64IntegerAttr(plan.stages)),
   });
 }
 
-FailureOr<std::optional<std::pair<GemmSchedule, int64_t>>>
-mlir::coda::readPlanAttr(GemmOp gemm) {
+FailureOr<std::optional<GemmPlanChoice>> mlir::coda::readPlanAttr(GemmOp gemm) {
   Attribute attr = gemm->getAttr(kPlanAttrName);
   if (!attr)
-    return std::optional<std::pair<GemmSchedule, int64_t>>();
+    return std::optional<GemmPlanChoice>();
   auto plan = dyn_cast<DictionaryAttr>(attr);
   auto schedule = plan ? plan.getAs<StringAttr>("schedule") : StringAttr();
   auto stages = plan ? plan.getAs<IntegerAttr>("stages") : IntegerAttr();
+  Attribute splits = plan ? plan.get("splits") : Attribute();
   std::optional<GemmSchedule> parsed =
       schedule ? parseGemmSchedule(schedule.getValue()) : std::nullopt;
-  if (!parsed || !stages || stages.getInt() < 2)
+  if (!parsed || !stages || stages.getInt() < 2 ||
+      (splits && !isa<IntegerAttr>(splits)))
     return gemm.emitError("coda.plan must be a dictionary with schedule = "
-                          "\"cooperative\" or \"pingpong\" and stages >= 2, "
-                          "got ")
+                          "\"cooperative\" or \"pingpong\", stages >= 2 "
+                          "and optionally an integer splits, got ")
            << attr;
-  return std::optional(std::make_pair(*parsed, stages.getInt()));
+  GemmPlanChoice choice{*parsed, stages.getInt(), std::nullopt};
+  if (splits)
+    choice.splits = cast<IntegerAttr>(splits).getInt();
+  return std::optional(choice);
 }

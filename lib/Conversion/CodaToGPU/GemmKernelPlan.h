@@ -72,6 +72,22 @@ StringRef stringifyGemmSchedule(GemmSchedule schedule);
 FailureOr<GemmSchedule>
 parseScheduleOptions(Operation *anchor, StringRef schedule, int64_t stages);
 
+/// The SMs whose waves the planner fills when it splits a reduction: the
+/// H100 SXM's and the H200's.
+constexpr int64_t kPlannedMultiprocessors = 132;
+/// The most parts a weight gradient's row reduction is split into.
+constexpr int64_t kMaxSplits = 4;
+
+/// What the pass options or a `coda.plan` fix about a GEMM's kernel.
+struct GemmPlanChoice {
+  GemmSchedule schedule = GemmSchedule::Cooperative;
+  /// Ring slots; 0: as many as fit.
+  int64_t stages = 0;
+  /// The parts of a weight gradient's row reduction; none: the planner
+  /// chooses.
+  std::optional<int64_t> splits;
+};
+
 /// The static shape of one GEMM kernel. The grid is persistent: each CTA
 /// walks tiles blockIdx.x, blockIdx.x + gridDim.x, ...
 struct GemmKernelPlan {
@@ -107,6 +123,13 @@ struct GemmKernelPlan {
   /// per such input: the slab's rows of both consumers, 128 columns, as
   /// four 64 x 64 boxes in the slot's A box.
   SmallVector<bool> ringInputs;
+  /// The parts a weight gradient's row reduction is split into (split-K):
+  /// a CTA takes units (split, tile), split-major, each over
+  /// ceil(k-tiles / splits) k-tiles. Per tile and consumer, the first
+  /// splits - 1 warpgroups to finish store their accumulators to the
+  /// kernel's scratch and count them stored; the last adds them and runs
+  /// the epilogue.
+  int64_t splits = 1;
 
   /// Consumer warpgroups per tile, and the rows of a tile.
   int64_t consumersPerTile() const {
@@ -127,11 +150,35 @@ struct GemmKernelPlan {
   int64_t stagingBytesPerConsumer() const {
     return stagedCount() * 64 * stagingColumns * 2;
   }
-  /// The dynamic shared memory: the ring, the staging buffers and 1 KiB of
-  /// alignment slack.
+  /// Where each consumer's split arrival is passed to its threads: after
+  /// the ring and the staging buffers, 4 bytes per consumer.
+  int64_t arrivalOffset() const {
+    return stages * stageBytes() + kConsumers * stagingBytesPerConsumer();
+  }
+  int64_t arrivalBytes() const { return splits > 1 ? 4 * kConsumers : 0; }
+  /// The dynamic shared memory: the ring, the staging buffers, the split
+  /// arrivals and 1 KiB of alignment slack.
   int64_t sharedBytes() const {
-    return stages * stageBytes() + kConsumers * stagingBytesPerConsumer() +
-           1024;
+    return arrivalOffset() + arrivalBytes() + 1024;
+  }
+  /// The tiles of a weight gradient, whose output rows are static.
+  int64_t staticTiles() const {
+    return llvm::divideCeil(outputRows, tileM()) * nTiles();
+  }
+  /// The scratch of a split kernel: two 4-byte counters per tile and
+  /// consumer (arrived, stored), padded to 256 bytes, then per tile, split
+  /// slot and consumer one warpgroup's accumulators (64 KiB).
+  int64_t splitCounterBytes() const {
+    return llvm::alignTo(staticTiles() * kConsumers * 2 * 4, 256);
+  }
+  int64_t partialBytesPerConsumer() const {
+    return 128 * slabs * boxes * (kTileN / 2) * 4;
+  }
+  int64_t scratchBytes() const {
+    if (splits == 1)
+      return 0;
+    return splitCounterBytes() + staticTiles() * (splits - 1) * kConsumers *
+                                     partialBytesPerConsumer();
   }
   int64_t threads() const { return 128 * (1 + kConsumers); }
   /// The k-tiles of a static reduction (not `reducesRows`).
@@ -143,22 +190,24 @@ struct GemmKernelPlan {
   const EpilogueRange &rangeOf(int64_t column) const;
 };
 
-/// Plans the kernel of `gemm` with `schedule` and a ring of `stages` slots
-/// (0: as many as fit in shared memory, at most 8); reports on the op (or
-/// the epilogue op at fault) why the generator cannot take it.
-FailureOr<GemmKernelPlan> planGemmKernel(GemmOp gemm, GemmSchedule schedule,
-                                         int64_t stages);
+/// Plans the kernel of `gemm` as `choice` fixes it: a ring of
+/// `choice.stages` slots (0: as many as fit in shared memory, at most 8),
+/// and unless `choice.splits` fixes it, a weight gradient's row reduction
+/// split into the fewest parts (1, 2 or 4) that keep 90% of
+/// kPlannedMultiprocessors busy in every wave. Reports on the op (or the
+/// epilogue op at fault) why the generator cannot take it.
+FailureOr<GemmKernelPlan> planGemmKernel(GemmOp gemm,
+                                         const GemmPlanChoice &choice);
 
 /// The attribute coda-plan-kernels puts on a GEMM: {schedule, stages,
-/// rows_per_tile, boxes}. convert-coda-to-gpu follows its schedule and
-/// stages.
+/// splits, rows_per_tile, boxes}. convert-coda-to-gpu follows its
+/// schedule, stages and splits (when present).
 constexpr llvm::StringLiteral kPlanAttrName = "coda.plan";
 DictionaryAttr getPlanAttr(MLIRContext *context, const GemmKernelPlan &plan);
 
-/// The schedule and stages `gemm`'s `coda.plan` fixes, if it has one;
-/// reports a malformed plan on the op.
-FailureOr<std::optional<std::pair<GemmSchedule, int64_t>>>
-readPlanAttr(GemmOp gemm);
+/// What `gemm`'s `coda.plan` fixes, if it has one; reports a malformed plan
+/// on the op.
+FailureOr<std::optional<GemmPlanChoice>> readPlanAttr(GemmOp gemm);
 
 /// The output columns of `gemm`'s epilogue: the width of its tile results,
 /// or of the values its partials reduce.

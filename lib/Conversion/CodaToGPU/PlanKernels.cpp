@@ -1,4 +1,5 @@
-//===- PlanKernels.cpp - choose each GEMM kernel's schedule and ring -------===//
+//===- PlanKernels.cpp - choose each GEMM kernel's schedule and ring
+//-------===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -40,8 +41,8 @@ struct CodaPlanKernelsPass
       if (failed(pinned))
         return WalkResult::interrupt();
       FailureOr<GemmKernelPlan> plan =
-          *pinned ? planGemmKernel(gemm, (*pinned)->first, (*pinned)->second)
-                  : planGemmKernel(gemm, *gemmSchedule, stages);
+          planGemmKernel(gemm, pinned->value_or(GemmPlanChoice{
+                                   *gemmSchedule, stages, std::nullopt}));
       if (failed(plan))
         return WalkResult::interrupt();
       gemm->setAttr(kPlanAttrName, getPlanAttr(gemm.getContext(), *plan));

@@ -7,7 +7,7 @@
 // NOFIT: error: a ring of 5 stages of 48 KiB needs 241 KiB of shared memory; a CTA has 227 KiB
 // SCHEDULE: error: schedule = "warp" is neither "cooperative" nor "pingpong"
 // STAGES: error: stages = 1: the mainloop's ring needs at least 2 slots to overlap loads with wgmma
-// BADPLAN: error: coda.plan must be a dictionary with schedule = "cooperative" or "pingpong" and stages >= 2, got {schedule = "cooperative", stages = 1 : i64}
+// BADPLAN: error: coda.plan must be a dictionary with schedule = "cooperative" or "pingpong", stages >= 2 and optionally an integer splits, got {schedule = "cooperative", stages = 1 : i64}
 
 // What the generator cannot take is reported when planning: a weight
 // gradient reads both operands as [K, ...].
@@ -25,7 +25,7 @@ func.func @km(%a: tensor<64x128xbf16>, %b: tensor<32x64xbf16>) -> tensor<128x32x
 // A plan that is not one: reported by coda-plan-kernels, which keeps a
 // GEMM's plan, and by convert-coda-to-gpu.
 func.func @bad_plan(%a: tensor<?x64xbf16>, %b: tensor<32x64xbf16>) -> tensor<?x32xbf16> {
-  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative" or "pingpong" and stages >= 2, got {schedule = "cooperative", stages = 1 : i64}}}
+  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative" or "pingpong", stages >= 2 and optionally an integer splits, got {schedule = "cooperative", stages = 1 : i64}}}
   %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 1 : i64}} : (tensor<?x64xbf16>, tensor<32x64xbf16>) -> tensor<?x32xbf16> {
   ^bb0(%acc: tensor<?x32xf32>):
     coda.yield %acc : tensor<?x32xf32>
@@ -66,6 +66,40 @@ func.func @block_sums_read(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> te
 // (NOFIT).
 func.func @plain(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
   %y = coda.gemm %a, [%b] : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
+  ^bb0(%acc: tensor<?x128xf32>):
+    coda.yield %acc : tensor<?x128xf32>
+  }
+  return %y : tensor<?x128xbf16>
+}
+
+// -----
+
+// A pinned split: 1, 2 or 4 parts, of a weight gradient only.
+func.func @three_splits(%dy: tensor<?x256xbf16>, %x: tensor<?x128xbf16>) -> tensor<256x128xbf16> {
+  // expected-error @+1 {{coda.plan splits = 3; the generator splits a reduction into 1, 2 or 4 parts}}
+  %dw = coda.gemm %dy, [%x] {a_layout = "km", b_layout = "kn", coda.plan = {schedule = "cooperative", stages = 4 : i64, splits = 3 : i64}} : (tensor<?x256xbf16>, tensor<?x128xbf16>) -> tensor<256x128xbf16> {
+  ^bb0(%acc: tensor<256x128xf32>):
+    coda.yield %acc : tensor<256x128xf32>
+  }
+  return %dw : tensor<256x128xbf16>
+}
+
+// -----
+
+func.func @split_forward(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
+  // expected-error @+1 {{coda.plan splits = 2 needs a weight gradient (a_layout = "km") under the cooperative schedule whose epilogue loads no input through the ring}}
+  %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 4 : i64, splits = 2 : i64}} : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
+  ^bb0(%acc: tensor<?x128xf32>):
+    coda.yield %acc : tensor<?x128xf32>
+  }
+  return %y : tensor<?x128xbf16>
+}
+
+// -----
+
+func.func @split_name(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
+  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative" or "pingpong", stages >= 2 and optionally an integer splits, got {schedule = "cooperative", splits = "two", stages = 4 : i64}}}
+  %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 4 : i64, splits = "two"}} : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
   ^bb0(%acc: tensor<?x128xf32>):
     coda.yield %acc : tensor<?x128xf32>
   }

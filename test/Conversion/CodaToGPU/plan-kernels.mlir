@@ -6,11 +6,11 @@
 // deepest ring that fits (4 slots of 48 KiB); the partials and the
 // reduction that finishes them get the kernel's 128-column tile.
 // CHECK-LABEL: func.func @oproj
-//       CHECK:   coda.gemm {{.*}}coda.plan = {boxes = 1 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", stages = 4 : i64}
+//       CHECK:   coda.gemm {{.*}}coda.plan = {boxes = 1 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 4 : i64}
 //       CHECK:     coda.partial_reduce {{.*}}{kind = "sum_squares", tile_n = 128 : i64}
 //       CHECK:   coda.reduce_partials {{.*}}tile_n = 128 : i64
 // PINGPONG-LABEL: func.func @oproj
-//       PINGPONG:   coda.plan = {boxes = 1 : i64, rows_per_tile = 128 : i64, schedule = "pingpong", stages = 3 : i64}
+//       PINGPONG:   coda.plan = {boxes = 1 : i64, rows_per_tile = 128 : i64, schedule = "pingpong", splits = 1 : i64, stages = 3 : i64}
 // convert-coda-to-gpu follows the plan over its own options.
 // FOLLOWED-LABEL: func.func @oproj
 //       FOLLOWED:   coda.launch = {{{.*}}schedule = "cooperative", shared_bytes = 230400 : i64, stages = 4 : i64
@@ -29,9 +29,9 @@ func.func @oproj(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>, %x0: tensor<?
 
 // SwiGLU over gate and up: two weight boxes per stage, 128-row tiles.
 // CHECK-LABEL: func.func @swiglu
-//       CHECK:   coda.plan = {boxes = 2 : i64, rows_per_tile = 128 : i64, schedule = "cooperative", stages = 4 : i64}
+//       CHECK:   coda.plan = {boxes = 2 : i64, rows_per_tile = 128 : i64, schedule = "cooperative", splits = 1 : i64, stages = 4 : i64}
 // PINGPONG-LABEL: func.func @swiglu
-//       PINGPONG:   coda.plan = {boxes = 2 : i64, rows_per_tile = 64 : i64, schedule = "pingpong", stages = 3 : i64}
+//       PINGPONG:   coda.plan = {boxes = 2 : i64, rows_per_tile = 64 : i64, schedule = "pingpong", splits = 1 : i64, stages = 3 : i64}
 func.func @swiglu(%h: tensor<?x64xbf16>, %wg: tensor<128x64xbf16>, %wu: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
   %y = coda.gemm %h, [%wg, %wu] : (tensor<?x64xbf16>, tensor<128x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
   ^bb0(%acc: tensor<?x256xf32>):
@@ -48,9 +48,9 @@ func.func @swiglu(%h: tensor<?x64xbf16>, %wg: tensor<128x64xbf16>, %wu: tensor<1
 // A plan already on the GEMM keeps its schedule and stages over the
 // options; its tile and boxes are re-derived.
 // CHECK-LABEL: func.func @pinned
-//       CHECK:   coda.plan = {boxes = 1 : i64, rows_per_tile = 128 : i64, schedule = "pingpong", stages = 5 : i64}
+//       CHECK:   coda.plan = {boxes = 1 : i64, rows_per_tile = 128 : i64, schedule = "pingpong", splits = 1 : i64, stages = 5 : i64}
 // PINGPONG-LABEL: func.func @pinned
-//       PINGPONG:   coda.plan = {boxes = 1 : i64, rows_per_tile = 128 : i64, schedule = "pingpong", stages = 5 : i64}
+//       PINGPONG:   coda.plan = {boxes = 1 : i64, rows_per_tile = 128 : i64, schedule = "pingpong", splits = 1 : i64, stages = 5 : i64}
 // FOLLOWED-LABEL: func.func @pinned
 //       FOLLOWED:   coda.launch = {{{.*}}schedule = "pingpong", shared_bytes = {{[0-9]+}} : i64, stages = 5 : i64
 func.func @pinned(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
@@ -59,4 +59,63 @@ func.func @pinned(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x12
     coda.yield %acc : tensor<?x128xf32>
   }
   return %y : tensor<?x128xbf16>
+}
+
+// -----
+
+// A weight gradient's tile count is static: the QKV weight's 12 x 16 tiles
+// keep 73% of 132 SMs busy, two splits of the rows 97%. The launch gives
+// the units per tile and the scratch: 3072 bytes of counters, then 64 KiB
+// per tile and consumer. Under ping-pong nothing is split.
+// CHECK-LABEL: func.func @qkv_wgrad
+//       CHECK:   coda.plan = {boxes = 1 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 2 : i64, stages = 4 : i64}
+// PINGPONG-LABEL: func.func @qkv_wgrad
+//       PINGPONG:   splits = 1 : i64
+// FOLLOWED-LABEL: func.func @qkv_wgrad
+//       FOLLOWED:   coda.launch = {{{.*}}scratch_bytes = 25168896 : i64, {{.*}}splits = 2 : i64
+func.func @qkv_wgrad(%dy: tensor<?x3072xbf16>, %x: tensor<?x2048xbf16>) -> tensor<3072x2048xbf16> {
+  %dw = coda.gemm %dy, [%x] {a_layout = "km", b_layout = "kn"} : (tensor<?x3072xbf16>, tensor<?x2048xbf16>) -> tensor<3072x2048xbf16> {
+  ^bb0(%acc: tensor<3072x2048xf32>):
+    coda.yield %acc : tensor<3072x2048xf32>
+  }
+  return %dw : tensor<3072x2048xbf16>
+}
+
+// -----
+
+// 8 x 16 tiles already fill 97% of a wave: not split.
+// CHECK-LABEL: func.func @square_wgrad
+//       CHECK:   splits = 1 : i64
+// FOLLOWED-LABEL: func.func @square_wgrad
+//   FOLLOWED-NOT:   scratch_bytes
+func.func @square_wgrad(%dy: tensor<?x2048xbf16>, %x: tensor<?x2048xbf16>) -> tensor<2048x2048xbf16> {
+  %dw = coda.gemm %dy, [%x] {a_layout = "km", b_layout = "kn"} : (tensor<?x2048xbf16>, tensor<?x2048xbf16>) -> tensor<2048x2048xbf16> {
+  ^bb0(%acc: tensor<2048x2048xf32>):
+    coda.yield %acc : tensor<2048x2048xf32>
+  }
+  return %dw : tensor<2048x2048xbf16>
+}
+
+// -----
+
+// A small weight gradient (one tile) takes the fullest of the splits, 4;
+// a plan may pin the split off.
+// CHECK-LABEL: func.func @small_wgrad
+//       CHECK:   splits = 4 : i64
+// CHECK-LABEL: func.func @pinned_unsplit
+//       CHECK:   splits = 1 : i64
+// FOLLOWED-LABEL: func.func @small_wgrad
+func.func @small_wgrad(%dy: tensor<?x200xbf16>, %x: tensor<?x136xbf16>) -> tensor<200x136xbf16> {
+  %dw = coda.gemm %dy, [%x] {a_layout = "km", b_layout = "kn"} : (tensor<?x200xbf16>, tensor<?x136xbf16>) -> tensor<200x136xbf16> {
+  ^bb0(%acc: tensor<200x136xf32>):
+    coda.yield %acc : tensor<200x136xf32>
+  }
+  return %dw : tensor<200x136xbf16>
+}
+func.func @pinned_unsplit(%dy: tensor<?x3072xbf16>, %x: tensor<?x2048xbf16>) -> tensor<3072x2048xbf16> {
+  %dw = coda.gemm %dy, [%x] {a_layout = "km", b_layout = "kn", coda.plan = {schedule = "cooperative", stages = 4 : i64, splits = 1 : i64}} : (tensor<?x3072xbf16>, tensor<?x2048xbf16>) -> tensor<3072x2048xbf16> {
+  ^bb0(%acc: tensor<3072x2048xf32>):
+    coda.yield %acc : tensor<3072x2048xf32>
+  }
+  return %dw : tensor<3072x2048xbf16>
 }
