@@ -35,7 +35,12 @@ N(0, 1) from a seeded generator of their own:
               gradient to the stacked width), cotangent on its output
 
 each timed as a whole (one forward and one backward per run, with do_bench as
-above; torch.autograd.grad, so nothing accumulates in .grad). Errors: of each
+above; torch.autograd.grad, so nothing accumulates in .grad), the four in
+turn for --rounds rounds (default 3): the GPU runs these steps at its power
+cap, so its clocks follow what ran just before, and alternating gives each the
+same conditions. A time is the median of its rounds, coda_vs_floor the median
+of the rounds' ratios (each round's CODA over that round's floor), and
+the record keeps every round's times. Errors: of each
 of CODA's nine gradients (wg and wu against the halves of the stacked weight's
 gradient) and of block_forward's x2 and qkv, against the block in f64 through
 torch.autograd on the same inputs and cotangents, with eager bf16's errors
@@ -44,7 +49,7 @@ bf16's. TFLOP/s counts 3 x the forward's GEMM FLOPs.
 
 usage: python3 bench/block.py [BLOCK.ptx] [--training PAIR.ptx]
                               [--skip-forward] [--rows 4096 16384 32768]
-                              [--out DIR]
+                              [--rounds 3] [--out DIR]
 
 BLOCK.ptx and PAIR.ptx each have their plan beside them (NAME.plan.json).
 Writes DIR/block.json, DIR/block.md (the table) and DIR/block.png (the plot)
@@ -57,6 +62,7 @@ import argparse
 import json
 import math
 import os
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -371,9 +377,20 @@ def seconds(fn):
     return round(time.perf_counter() - start, 1)
 
 
-def measure_training(pair, compiled, rows):
+def alternate(timed, rounds):
+    """median_ms of each of the named `timed` functions, the functions in
+    turn for `rounds` rounds: per name, the list of its rounds' times."""
+    times = {name: [] for name in timed}
+    for _ in range(rounds):
+        for name, fn in timed.items():
+            times[name].append(median_ms(fn))
+    return times
+
+
+def measure_training(pair, compiled, rows, rounds):
     """One forward+backward record at `rows` rows: the errors of CODA and
-    eager bf16 against f64, then the four timings."""
+    eager bf16 against f64, then the four timings, alternated for `rounds`
+    rounds."""
     forward, backward = pair[:2]
     inputs = make_inputs(rows)
     cotangents = make_cotangents(rows)
@@ -398,13 +415,19 @@ def measure_training(pair, compiled, rows):
     dx2, dqkv = [c.bfloat16() for c in cotangents]
     _, y0, wo, _, w1, wd, _, wqkv, _, _ = args
     floor_leaves = [y0, wo, w1, wd, wqkv]
-    record["coda_ms"] = median_ms(coda_step)
-    record["eager_ms"] = median_ms(lambda: gradients(block, args, leaves, [dx2, dqkv]))
     record["compile_s"] = seconds(lambda: gradients(compiled, args, leaves, [dx2, dqkv]))
-    record["compile_ms"] = median_ms(lambda: gradients(compiled, args, leaves, [dx2, dqkv]))
-    record["gemm_floor_ms"] = median_ms(
-        lambda: gradients(gemms_only, floor_leaves, floor_leaves, [dqkv]))
+    times = alternate({
+        "coda": coda_step,
+        "eager": lambda: gradients(block, args, leaves, [dx2, dqkv]),
+        "compile": lambda: gradients(compiled, args, leaves, [dx2, dqkv]),
+        "gemm_floor": lambda: gradients(gemms_only, floor_leaves, floor_leaves, [dqkv]),
+    }, rounds)
+    for name, values in times.items():
+        record[f"{name}_ms"] = statistics.median(values)
+        record[f"{name}_rounds_ms"] = values
     add_ratios(record, 3 * FLOPS_PER_ROW * rows)
+    record["coda_vs_floor"] = statistics.median(
+        c / f for c, f in zip(times["coda"], times["gemm_floor"]))
     record["failed"] = failed_checks(record)
     record["ok"] = not record["failed"]
     return record
@@ -488,7 +511,7 @@ def run_forward(ptx, compiled, rows_list, out):
     return records
 
 
-def run_training(ptx, compiled, rows_list, out):
+def run_training(ptx, compiled, rows_list, out, rounds):
     """The forward+backward table: block_training.json, block_training.md,
     block_training.png."""
     forward = coda.Bundle(ptx, function=FORWARD_FUNCTION)
@@ -499,7 +522,7 @@ def run_training(ptx, compiled, rows_list, out):
     pair = (forward, backward, forward_results, backward_results)
     records = []
     for rows in rows_list:
-        record = measure_training(pair, compiled, rows)
+        record = measure_training(pair, compiled, rows, rounds)
         print(json.dumps(record), flush=True)
         records.append(record)
     write(records, out, "block_training", {
@@ -527,6 +550,9 @@ def main():
     parser.add_argument("--skip-forward", action="store_true",
                         help="leave out the forward table")
     parser.add_argument("--rows", type=int, nargs="+", default=[4096, 16384, 32768])
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="forward+backward: rounds of the four timings in "
+                             "turn (default 3)")
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
     options = parser.parse_args()
     if not options.skip_forward and options.ptx is None:
@@ -540,7 +566,10 @@ def main():
     if not options.skip_forward:
         records += run_forward(options.ptx, compiled, options.rows, options.out)
     if options.training is not None:
-        records += run_training(options.training, compiled, options.rows, options.out)
+        if options.rounds < 1:
+            parser.error("--rounds must be at least 1")
+        records += run_training(options.training, compiled, options.rows, options.out,
+                                options.rounds)
     return 0 if all(r["ok"] for r in records) else 1
 
 
