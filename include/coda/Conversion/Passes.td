@@ -202,6 +202,12 @@ def CodaPlanKernelsPass : Pass<"coda-plan-kernels", "::mlir::ModuleOp"> {
     * `rows_per_tile` and `boxes`: 256 rows and one weight box per stage,
       or 128 rows and two boxes when the epilogue reads the accumulator at
       two column shifts (SwiGLU's gate and up).
+    * `splits`: for a cooperative weight gradient (`a_layout = "km"`) whose
+      epilogue loads nothing through the ring, the most parts (1, 2 or 4)
+      its reduction over the rows may be cut into: the fewest whose units
+      keep 90% of 132 SMs busy in every wave, else the fullest; each
+      launch then takes the parts that pay for their partials at its row
+      count. 1 for every other GEMM. A plan may pin it.
 
     It also fixes the partial layout that the IR keeps symbolic until now:
     every `coda.partial_reduce` of a GEMM's epilogue, and every

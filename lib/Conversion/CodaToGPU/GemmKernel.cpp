@@ -35,7 +35,9 @@
 //
 // A weight gradient split over its rows (plan.splits > 1) walks units
 // instead: all tiles of split 0, then of split 1, ...; a unit is its
-// tile's k-tiles [s · kTiles, (s + 1) · kTiles). After the mainloop each
+// tile's k-tiles [s · kTiles, (s + 1) · kTiles). How many splits (1, 2 or
+// 4, at most plan.splits) each launch chooses from its row count, so that
+// few rows leave it unsplit (chooseSplits). After the mainloop each
 // consumer warpgroup counts its arrival at the tile (a device-scope atomic
 // on the kernel's scratch); the first splits - 1 to arrive store their
 // accumulators there and count them stored (fence, atomic), the last waits
@@ -74,6 +76,9 @@ constexpr int64_t kGroupRows = 8;
 constexpr int64_t kMNMajorAtomBytes = 64 * 128;
 /// The bytes of one 64 x 64 box of a 16-bit epilogue input.
 constexpr int64_t kInputBoxBytes = 64 * 64 * 2;
+/// What storing and reading back a split unit's partial accumulators costs,
+/// in k-tiles of its mainloop (bench/NOTES.md §47).
+constexpr int64_t kSplitOverheadKTiles = 8;
 
 namespace {
 /// Builds one kernel; holds the values every part of it uses.
@@ -140,6 +145,11 @@ private:
   /// unit blockIdx.x + ordinal · gridDim.x, split-major (every tile of
   /// split 0 first).
   std::pair<Value, Value> unitOf(Value ordinal);
+  /// The splits, of 1, 2 and 4 up to plan.splits, that finish the launch's
+  /// units first: ceil(units / gridDim.x) rounds of ceil(k-tiles / splits)
+  /// + kSplitOverheadKTiles k-tiles each (no overhead unsplit). Few rows
+  /// leave a weight gradient unsplit.
+  Value chooseSplits();
   /// The first row and output column of linear tile `linear`, numbered
   /// along M first in groups of kGroupRows row tiles that sweep the N tiles
   /// together, so that concurrent CTAs share A row blocks and weight boxes
@@ -224,6 +234,9 @@ private:
   /// gradient the static output rows and ceil(row argument / (64 ·
   /// splits)).
   Value rows, kTiles;
+  /// A weight gradient's k-tiles over all its rows, and for a split kernel
+  /// the splits this launch uses (chooseSplits).
+  Value allKTiles, splitCount;
   /// The weights' tensor maps, as the pointers the kernel receives.
   SmallVector<Value> weightMaps;
   ValueRange inputs, outputs;
@@ -286,9 +299,17 @@ void GemmKernelBuilder::buildSetup() {
       b, loc, arith::AddIOp::create(b, loc, rows, index(plan.tileM() - 1)),
       index(plan.tileM()));
   tiles = arith::MulIOp::create(b, loc, rowTiles, index(plan.nTiles()));
-  Value units = arith::MulIOp::create(b, loc, tiles, index(plan.splits));
   cta = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   ctas = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+  splitCount = plan.splits > 1 ? chooseSplits() : index(1);
+  if (plan.reducesRows)
+    kTiles = arith::DivUIOp::create(
+        b, loc,
+        arith::AddIOp::create(
+            b, loc, allKTiles,
+            arith::SubIOp::create(b, loc, splitCount, index(1))),
+        splitCount);
+  Value units = arith::MulIOp::create(b, loc, tiles, splitCount);
   Value remaining = arith::SubIOp::create(
       b, loc, arith::MaxUIOp::create(b, loc, units, cta), cta);
   ctaUnits = arith::DivUIOp::create(
@@ -345,6 +366,32 @@ void GemmKernelBuilder::buildSetup() {
   });
   NVVM::FenceMbarrierInitOp::create(b, loc);
   gpu::BarrierOp::create(b, loc);
+}
+
+Value GemmKernelBuilder::chooseSplits() {
+  auto ceilDiv = [&](Value value, Value divisor) -> Value {
+    return arith::DivUIOp::create(
+        b, loc,
+        arith::AddIOp::create(b, loc, value,
+                              arith::SubIOp::create(b, loc, divisor, index(1))),
+        divisor);
+  };
+  Value best = index(1);
+  Value bestCost =
+      arith::MulIOp::create(b, loc, ceilDiv(tiles, ctas), allKTiles);
+  for (int64_t splits = 2; splits <= plan.splits; splits *= 2) {
+    Value rounds =
+        ceilDiv(arith::MulIOp::create(b, loc, tiles, index(splits)), ctas);
+    Value cost = arith::MulIOp::create(
+        b, loc, rounds,
+        arith::AddIOp::create(b, loc, ceilDiv(allKTiles, index(splits)),
+                              index(kSplitOverheadKTiles)));
+    Value cheaper = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          cost, bestCost);
+    best = arith::SelectOp::create(b, loc, cheaper, index(splits), best);
+    bestCost = arith::SelectOp::create(b, loc, cheaper, cost, bestCost);
+  }
+  return best;
 }
 
 std::pair<Value, Value> GemmKernelBuilder::unitOf(Value ordinal) {
@@ -642,7 +689,9 @@ GemmKernelBuilder::combineSplits(Value tile, Value consumer, Value thread,
       scf::YieldOp::create(b, loc);
     });
   };
-  int64_t lastOrder = plan.splits - 1;
+  // The order of the last arrival: splits - 1, of this launch's splits.
+  Value lastOrder = arith::IndexCastOp::create(
+      b, loc, i32, arith::SubIOp::create(b, loc, splitCount, index(1)));
   // The consumer's counters of the tile: arrived, then stored.
   Value counter = arith::MulIOp::create(
       b, loc,
@@ -669,8 +718,8 @@ GemmKernelBuilder::combineSplits(Value tile, Value consumer, Value thread,
   });
   meet();
   Value order = memref::LoadOp::create(b, loc, word, index(0));
-  Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, order,
-                                     i32Constant(lastOrder));
+  Value last =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, order, lastOrder);
 
   // The float offset of 4-float chunk `chunk` of the thread's accumulators
   // in the partials of split slot `slot`: per tile, slot and consumer, the
@@ -720,7 +769,7 @@ GemmKernelBuilder::combineSplits(Value tile, Value consumer, Value thread,
             scf::ConditionOp::create(
                 b, loc,
                 arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, count,
-                                      i32Constant(lastOrder)),
+                                      lastOrder),
                 ValueRange());
           },
           [&](OpBuilder &, Location, ValueRange) {
@@ -735,7 +784,8 @@ GemmKernelBuilder::combineSplits(Value tile, Value consumer, Value thread,
     // One slot at a time (a rolled loop), so that at most one slot's loads
     // are in flight beside the accumulators.
     auto slots = scf::ForOp::create(
-        b, loc, index(0), index(lastOrder), index(1), accumulators,
+        b, loc, index(0), arith::SubIOp::create(b, loc, splitCount, index(1)),
+        index(1), accumulators,
         [&](OpBuilder &, Location, Value slot, ValueRange carried) {
           SmallVector<Value> sums(carried);
           for (int64_t chunk = 0; chunk < chunks; ++chunk) {
@@ -993,11 +1043,11 @@ void GemmKernelBuilder::build(StringRef name) {
   Value rowArgument =
       arith::IndexCastOp::create(b, loc, b.getIndexType(), args[1 + weights]);
   if (plan.reducesRows) {
+    // The k-tiles per unit follow from the splits (buildSetup).
     rows = index(plan.outputRows);
-    int64_t unitRows = kTileK * plan.splits;
-    kTiles = arith::DivUIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, rowArgument, index(unitRows - 1)),
-        index(unitRows));
+    allKTiles = arith::DivUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, rowArgument, index(kTileK - 1)),
+        index(kTileK));
   } else {
     rows = rowArgument;
     kTiles = index(plan.kTiles());

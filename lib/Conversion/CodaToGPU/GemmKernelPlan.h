@@ -123,8 +123,9 @@ struct GemmKernelPlan {
   /// per such input: the slab's rows of both consumers, 128 columns, as
   /// four 64 x 64 boxes in the slot's A box.
   SmallVector<bool> ringInputs;
-  /// The parts a weight gradient's row reduction is split into (split-K):
-  /// a CTA takes units (split, tile), split-major, each over
+  /// The most parts a weight gradient's row reduction is split into
+  /// (split-K); each launch takes as many as pay at its row count. A CTA
+  /// takes units (split, tile), split-major, each over
   /// ceil(k-tiles / splits) k-tiles. Per tile and consumer, the first
   /// splits - 1 warpgroups to finish store their accumulators to the
   /// kernel's scratch and count them stored; the last adds them and runs

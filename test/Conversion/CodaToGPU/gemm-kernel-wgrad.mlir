@@ -8,9 +8,11 @@
 // A weight gradient dW = dyᵀ · x reads both operands as stored, [M, N] and
 // [M, K], and reduces over their M rows: a GEMM with a_layout "km" and
 // b_layout "kn". The tiles cover dW's static 200 x 136 (past the edges TMA
-// fills with zeros and clips); the row argument is the function's M. One
-// tile leaves 131 of 132 SMs idle, so the planner splits the rows in four:
-// each unit counts ceil(M / 256) k-tiles. Each 256-row A tile
+// fills with zeros and clips); the row argument is the function's M, from
+// which the kernel counts its k-tiles (ceil(M / 64)). Two tiles leave most
+// of 132 SMs idle, so the planner allows splitting the rows in up to four
+// parts, and each launch takes the splits (1, 2 or 4) whose rounds of
+// ceil(k-tiles / splits) + 8 k-tiles end first. Each 256-row A tile
 // is four TMA boxes of 64 k-rows by 64 columns; both operands' descriptors
 // are MN-major (leading byte offset 512, stride 64 at bit 32, the 128-byte
 // swizzle) and advance 16 rows of 128 bytes (+128) per k16 step, and wgmma
@@ -23,8 +25,14 @@
 //       CHECK:   coda.gemm %{{.*}}, [%{{.*}}] {a_layout = "km", b_layout = "kn", {{.*}}scratch_bytes = 786688 : i64, {{.*}}splits = 4 : i64, {{.*}}tensor_map_rows = array<i64: 64, 64>, tiles_n = 2 : i64}}
 //       CHECK: gpu.func @wgrad_gemm0({{.*}}, %[[SCRATCH:.+]]: !llvm.ptr) kernel
 //       CHECK:   %[[ROWS:.+]] = arith.index_cast %{{.*}} : i32 to index
-//       CHECK:   %[[UP:.+]] = arith.addi %[[ROWS]], %c255
-//       CHECK:   arith.divui %[[UP]], %c256
+//       CHECK:   %[[UP:.+]] = arith.addi %[[ROWS]], %c63
+//       CHECK:   %[[KTILES:.+]] = arith.divui %[[UP]], %c64
+//       CHECK:   %[[GRID:.+]] = gpu.grid_dim x
+//       CHECK:   %[[UNSPLIT:.+]] = arith.muli %{{.*}}, %[[KTILES]]
+//       CHECK:   %[[TWO:.+]] = arith.cmpi ult, %{{.*}}, %[[UNSPLIT]]
+//       CHECK:   %[[SPLITS2:.+]] = arith.select %[[TWO]], %c2{{.*}}, %c1
+//       CHECK:   %[[FOUR:.+]] = arith.cmpi ult
+//       CHECK:   arith.select %[[FOUR]], %c4{{.*}}, %[[SPLITS2]]
 //       CHECK:   nvgpu.tma.async.load {{.*}} : <tensor = memref<64x64xbf16, 3>
 //       CHECK:   nvgpu.tma.async.load {{.*}} : <tensor = memref<64x64xbf16, 3>
 //       CHECK:   nvgpu.tma.async.load {{.*}} : <tensor = memref<64x64xbf16, 3>
