@@ -96,6 +96,14 @@ private:
   Value i64(int64_t value) {
     return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(value));
   }
+  /// ceil(value / divisor) of two indices.
+  Value ceilDiv(Value value, Value divisor) {
+    return arith::DivUIOp::create(
+        b, loc,
+        arith::AddIOp::create(b, loc, value,
+                              arith::SubIOp::create(b, loc, divisor, index(1))),
+        divisor);
+  }
   /// A box of `rows` rows by 64 columns (of `element`, the operands' type
   /// by default) in shared memory.
   MemRefType boxType(int64_t rows, Type element = {}) {
@@ -303,20 +311,11 @@ void GemmKernelBuilder::buildSetup() {
   ctas = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
   splitCount = plan.splits > 1 ? chooseSplits() : index(1);
   if (plan.reducesRows)
-    kTiles = arith::DivUIOp::create(
-        b, loc,
-        arith::AddIOp::create(
-            b, loc, allKTiles,
-            arith::SubIOp::create(b, loc, splitCount, index(1))),
-        splitCount);
+    kTiles = ceilDiv(allKTiles, splitCount);
   Value units = arith::MulIOp::create(b, loc, tiles, splitCount);
   Value remaining = arith::SubIOp::create(
       b, loc, arith::MaxUIOp::create(b, loc, units, cta), cta);
-  ctaUnits = arith::DivUIOp::create(
-      b, loc,
-      arith::AddIOp::create(b, loc, remaining,
-                            arith::SubIOp::create(b, loc, ctas, index(1))),
-      ctas);
+  ctaUnits = ceilDiv(remaining, ctas);
 
   // The dynamic shared memory: an extern array that the PTX declares
   // 1 KiB-aligned (the swizzle atom), so slot offsets are from its start.
@@ -369,13 +368,6 @@ void GemmKernelBuilder::buildSetup() {
 }
 
 Value GemmKernelBuilder::chooseSplits() {
-  auto ceilDiv = [&](Value value, Value divisor) -> Value {
-    return arith::DivUIOp::create(
-        b, loc,
-        arith::AddIOp::create(b, loc, value,
-                              arith::SubIOp::create(b, loc, divisor, index(1))),
-        divisor);
-  };
   Value best = index(1);
   Value bestCost =
       arith::MulIOp::create(b, loc, ceilDiv(tiles, ctas), allKTiles);
