@@ -115,14 +115,19 @@ Status Session::withDevice(int64_t rows, CUstream stream, Body body) {
 Status Session::reserveScratch(const Driver &driver, CUstream stream) {
   if (scratch.getAddress())
     return Status();
-  std::vector<uint64_t> offsets;
+  // Each argument's part starts 256-byte aligned.
+  std::map<const ScratchArgument *, uint64_t> offsets;
   uint64_t bytes = 0;
   for (const Step &step : function.steps)
     if (const auto *kernel = std::get_if<Kernel>(&step))
       for (const KernelArgument &argument : kernel->arguments)
         if (const auto *space = std::get_if<ScratchArgument>(&argument)) {
-          offsets.push_back(bytes);
-          bytes += (space->bytes + 255) / 256 * 256;
+          offsets[space] = bytes;
+          if (__builtin_add_overflow(bytes, (space->bytes + 255) / 256 * 256,
+                                     &bytes))
+            return Status(CodaErrorInvalidPlan,
+                          "the kernels' scratch of function '" + function.name +
+                              "' overflows at kernel '" + kernel->name + "'");
         }
   if (bytes == 0)
     return Status();
@@ -136,8 +141,8 @@ Status Session::reserveScratch(const Driver &driver, CUstream stream) {
     return driver.fail(result, "zeroing the kernels' scratch of function '" +
                                    function.name + "'");
   }
-  for (uint64_t offset : offsets)
-    scratchAddresses.push_back(scratch.getAddress() + offset);
+  for (auto [space, offset] : offsets)
+    scratchAddresses[space] = scratch.getAddress() + offset;
   return Status();
 }
 
@@ -153,12 +158,11 @@ Status Session::launch(int64_t rows, CUstream stream) {
     return status;
   return withDevice(
       rows, stream, [&](const Driver &driver, const Module &module) {
-        size_t scratchIndex = 0;
         for (size_t i = 0; i < function.steps.size(); ++i) {
           const Step &step = function.steps[i];
           if (const auto *kernel = std::get_if<Kernel>(&step)) {
-            if (Status status = launchKernel(driver, module, *kernel, rows,
-                                             scratchIndex, stream))
+            if (Status status =
+                    launchKernel(driver, module, *kernel, rows, stream))
               return status;
           } else if (const auto *boundary = std::get_if<Boundary>(&step)) {
             if (Status status = runBoundary(*boundary, i, rows, stream))
@@ -177,10 +181,7 @@ CUdeviceptr Session::getAddress(size_t buffer) const {
 
 Status Session::launchKernel(const Driver &driver, const Module &module,
                              const Kernel &kernel, int64_t rows,
-                             size_t &scratchIndex, CUstream stream) {
-  size_t firstScratch = scratchIndex;
-  for (const KernelArgument &argument : kernel.arguments)
-    scratchIndex += std::holds_alternative<ScratchArgument>(argument);
+                             CUstream stream) {
   int64_t kernelRows = kernel.getRows(rows);
   if (kernelRows == 0)
     return Status();
@@ -200,8 +201,8 @@ Status Session::launchKernel(const Driver &driver, const Module &module,
         return status;
     } else if (const auto *pointer = std::get_if<BufferArgument>(&argument)) {
       addresses[i] = getAddress(pointer->buffer);
-    } else if (std::holds_alternative<ScratchArgument>(argument)) {
-      addresses[i] = scratchAddresses[firstScratch++];
+    } else if (const auto *space = std::get_if<ScratchArgument>(&argument)) {
+      addresses[i] = scratchAddresses.at(space);
     } else {
       rowValues[i] = int32_t(std::get<RowsArgument>(argument).resolve(rows));
       params[i] = &rowValues[i];

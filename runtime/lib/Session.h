@@ -11,6 +11,8 @@
 #include "TensorMaps.h"
 #include "Workspace.h"
 
+#include <map>
+
 namespace coda::runtime {
 
 /// A function of a bundle with the caller's buffers bound, the workspace
@@ -46,11 +48,8 @@ private:
   Status withDevice(int64_t rows, CUstream stream, Body body);
   /// Where buffer `buffer` is: bound, or in the workspace.
   CUdeviceptr getAddress(size_t buffer) const;
-  /// Launches `kernel`; `scratchIndex` counts the scratch arguments of the
-  /// kernels launched before it, and of this one after.
   Status launchKernel(const Driver &driver, const Module &module,
-                      const Kernel &kernel, int64_t rows, size_t &scratchIndex,
-                      CUstream stream);
+                      const Kernel &kernel, int64_t rows, CUstream stream);
   Status runBoundary(const Boundary &boundary, size_t step, int64_t rows,
                      CUstream stream) const;
   /// Allocates and zeroes, once, the scratch of every kernel that takes
@@ -68,9 +67,9 @@ private:
   Workspace workspace;
   TensorMapCache tensorMaps;
   /// The kernels' scratch, one allocation, and each scratch argument's
-  /// address in it, in the order of the steps and their arguments.
+  /// address in it.
   DeviceMemory scratch;
-  std::vector<CUdeviceptr> scratchAddresses;
+  std::map<const ScratchArgument *, CUdeviceptr> scratchAddresses;
 };
 
 } // namespace coda::runtime
