@@ -264,9 +264,10 @@ codaSessionSetBoundaryCallback(CodaSession *session,
 
 /** Prepares launches of up to `rows` rows on `stream` ahead of time: loads
     the module into the stream's context (checking the device's
-    architecture and that every kernel is there) and allocates the
-    workspace. A launch does this itself when needed; reserve first to keep
-    allocations out of a CUDA graph capture. */
+    architecture and that every kernel is there), allocates the workspace
+    and, once per session, allocates and zeroes the kernels' scratch (split
+    weight gradients). A launch does this itself when needed; reserve first
+    to keep allocations out of a CUDA graph capture. */
 CODA_RUNTIME_EXPORT CodaStatus codaSessionReserve(CodaSession *session,
                                                   int64_t rows,
                                                   CUstream stream);

@@ -304,8 +304,9 @@ class Bundle:
         )
 
     def reserve(self, rows: int, stream: Any = None) -> None:
-        """Loads the module and allocates the workspace for up to `rows`
-        rows ahead of the runs (e.g. before a CUDA graph capture)."""
+        """Loads the module, allocates the kernels' scratch (once) and the
+        workspace for up to `rows` rows ahead of the runs (e.g. before a
+        CUDA graph capture)."""
         _check(
             _lib().codaSessionReserve(
                 self._session, rows, ctypes.c_void_p(_stream_handle(stream))

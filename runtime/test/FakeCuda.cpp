@@ -16,6 +16,7 @@
 //   contexts    each stream's context is a new one
 //   cc=N        compute capability N / 10 . N % 10 (default 90: 9.0)
 //   memory=N    N bytes of device memory in all (default: unbounded)
+//   no-memset   cuMemsetD8Async fails with CUDA_ERROR_INVALID_VALUE (1)
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +37,7 @@ struct Options {
   bool noDevice = false;
   bool noContext = false;
   bool contexts = false;
+  bool noMemset = false;
   int major = 9;
   int minor = 0;
   unsigned long long memory = ~0ull;
@@ -55,6 +57,8 @@ Options readOptions() {
       options.noContext = true;
     else if (item == "contexts")
       options.contexts = true;
+    else if (item == "no-memset")
+      options.noMemset = true;
     else if (item.substr(0, 3) == "cc=") {
       int capability = std::atoi(value.c_str());
       options.major = capability / 10;
@@ -339,6 +343,8 @@ CUresult CUDAAPI cuMemcpyDtoHAsync(void *destination, CUdeviceptr source,
 
 CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr destination, unsigned char value,
                                  size_t bytes, CUstream) {
+  if (getOptions().noMemset)
+    return CUDA_ERROR_INVALID_VALUE;
   std::printf("cuda: set %zu bytes at 0x%llx to %u\n", bytes,
               (unsigned long long)destination, unsigned(value));
   return CUDA_SUCCESS;
