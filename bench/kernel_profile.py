@@ -32,9 +32,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import block as bench  # noqa: E402
-
-ELEMENT_BYTES = {"bf16": 2, "f16": 2, "f32": 4, "i32": 4, "i64": 8}
-
+from plan_bytes import kernel_bytes  # noqa: E402
 
 def device_events(prof):
     """The profiled device activities (kernels, copies, memsets)."""
@@ -73,23 +71,6 @@ def profile(step, steps, flush=False):
             idle[event.name] += max(0, event.time_range.start
                                     - previous.time_range.end) / steps
     return times, idle
-
-
-def kernel_bytes(function, rows):
-    """Bytes each kernel of the plan's `function` reads and writes."""
-    sizes = {}
-    for buffer in function["buffers"]:
-        count = 1
-        for d in buffer["shape"]:
-            count *= -(rows // d) if d < 0 else d  # -B: ceil(rows / B)
-        sizes[buffer["name"]] = count * ELEMENT_BYTES[buffer["type"]]
-    result = {}
-    for kernel in function["kernels"]:
-        if "name" not in kernel:
-            continue
-        names = [a.get("buffer") or a.get("tensor_map") for a in kernel["arguments"]]
-        result[kernel["name"]] = (kernel["op"], sum(sizes[n] for n in names if n))
-    return result
 
 
 def main():
