@@ -42,7 +42,8 @@
 // on the kernel's scratch); the first splits - 1 to arrive store their
 // accumulators there and count them stored (fence, atomic), the last waits
 // for that count, adds theirs, zeroes both counters for the next launch
-// and runs the epilogue. Only units past their mainloop are waited for.
+// and runs the epilogue (SplitMeeting). Only units past their mainloop are
+// waited for.
 //
 // TMA fills rows and columns past the tensors with zeros and clips its
 // stores; the epilogue predicates its other stores.
@@ -52,7 +53,8 @@
 #include "GemmKernel.h"
 
 #include "EpilogueEmitter.h"
-#include "VectorAccess.h"
+#include "KernelFunction.h"
+#include "SplitMeeting.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -195,18 +197,6 @@ private:
     return arith::AddIOp::create(
         b, loc, first, arith::AddIOp::create(b, loc, kTiles, index(step)));
   }
-  /// Asks LLVM not to unroll `loop`.
-  void keepRolled(scf::ForOp loop) {
-    MLIRContext *context = b.getContext();
-    auto noUnroll = LLVM::LoopAnnotationAttr::get(
-        context, {}, {}, {},
-        LLVM::LoopUnrollAttr::get(context, b.getBoolAttr(true), {}, {}, {}, {},
-                                  {}, {}),
-        {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
-    loop->setAttr(LLVM::BrOp::getLoopAnnotationAttrName(
-                      OperationName(LLVM::BrOp::getOperationName(), context)),
-                  noUnroll);
-  }
   /// The first lane of the warp arrives on `empty` for each of `slots`: the
   /// warp is done reading them.
   void releaseSlots(ArrayRef<Value> slots, Value lane);
@@ -217,17 +207,6 @@ private:
   SmallVector<Value> buildMainloop(Value first, Value aRows, Value lane,
                                    ValueRange carried,
                                    function_ref<void()> onIssued);
-  /// The split-K meeting of one consumer warpgroup at linear tile `tile`
-  /// (plan.splits > 1): returns whether it arrived last, and then its
-  /// `accumulators` plus the other splits' (else `accumulators`). The
-  /// first thread counts the arrival (`arrived`) and passes its order to
-  /// the warpgroup through shared memory; an earlier arrival stores its
-  /// accumulators to its slot of the scratch and counts them `stored`, the
-  /// last waits until all are, adds them and zeroes both counters for the
-  /// next launch.
-  std::pair<Value, SmallVector<Value>>
-  combineSplits(Value tile, Value consumer, Value thread, Value leader,
-                Value barrier, ArrayRef<Value> accumulators);
 
   OpBuilder &b;
   Location loc;
@@ -662,177 +641,6 @@ GemmKernelBuilder::buildMainloop(Value first, Value aRows, Value lane,
   return loop.getResults();
 }
 
-std::pair<Value, SmallVector<Value>>
-GemmKernelBuilder::combineSplits(Value tile, Value consumer, Value thread,
-                                 Value leader, Value barrier,
-                                 ArrayRef<Value> accumulators) {
-  MLIRContext *context = b.getContext();
-  Type i32 = b.getI32Type(), f32 = b.getF32Type();
-  auto i32Constant = [&](int32_t value) -> Value {
-    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
-  };
-  auto meet = [&] {
-    NVVM::BarrierOp::create(b, loc, Type(), barrier, i32Constant(128),
-                            NVVM::BarrierReductionAttr(), Value());
-  };
-  auto onLeader = [&](function_ref<void()> body) {
-    scf::IfOp::create(b, loc, leader, [&](OpBuilder &, Location) {
-      body();
-      scf::YieldOp::create(b, loc);
-    });
-  };
-  // The order of the last arrival: splits - 1, of this launch's splits.
-  Value lastOrder = arith::IndexCastOp::create(
-      b, loc, i32, arith::SubIOp::create(b, loc, splitCount, index(1)));
-  // The consumer's counters of the tile: arrived, then stored.
-  Value counter = arith::MulIOp::create(
-      b, loc,
-      arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, tile, index(kConsumers)),
-          consumer),
-      index(2));
-  Value arrived = getElementAddress(b, loc, scratch, i32, counter);
-  Value stored = getElementAddress(
-      b, loc, scratch, i32, arith::AddIOp::create(b, loc, counter, index(1)));
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
-  Value word = memref::ViewOp::create(
-      b, loc, MemRefType::get({1}, i32, MemRefLayoutAttrInterface(), workgroup),
-      smem,
-      arith::AddIOp::create(b, loc, index(plan.arrivalOffset()),
-                            arith::MulIOp::create(b, loc, consumer, index(4))),
-      ValueRange());
-  onLeader([&] {
-    Value order = LLVM::AtomicRMWOp::create(
-        b, loc, LLVM::AtomicBinOp::add, arrived, i32Constant(1),
-        LLVM::AtomicOrdering::monotonic, "device");
-    memref::StoreOp::create(b, loc, order, word, index(0));
-  });
-  meet();
-  Value order = memref::LoadOp::create(b, loc, word, index(0));
-  Value last =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, order, lastOrder);
-
-  // The float offset of 4-float chunk `chunk` of the thread's accumulators
-  // in the partials of split slot `slot`: per tile, slot and consumer, the
-  // warpgroup's chunks chunk-major, so that a warp's stores are 512
-  // contiguous bytes.
-  int64_t chunks = plan.slabs * plan.boxes * (kTileN / 2) / 4;
-  auto chunkOffset = [&](Value slot, int64_t chunk) -> Value {
-    Value part = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(
-            b, loc,
-            arith::AddIOp::create(
-                b, loc,
-                arith::MulIOp::create(b, loc, tile, index(plan.splits - 1)),
-                slot),
-            index(kConsumers)),
-        consumer);
-    return arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(b, loc, part,
-                              index(plan.partialBytesPerConsumer() / 4)),
-        arith::AddIOp::create(
-            b, loc, index(plan.splitCounterBytes() / 4 + chunk * 128 * 4),
-            arith::MulIOp::create(b, loc, thread, index(4))));
-  };
-  auto chunkType = VectorType::get({4}, f32);
-  // Register e of chunk `chunk`: accumulator chunk / 16, element
-  // 4 · (chunk % 16) + e.
-  auto registerOf = [](int64_t chunk, int64_t e) {
-    return std::make_pair(chunk / 16, 4 * (chunk % 16) + e);
-  };
-
-  SmallVector<Type> types = llvm::map_to_vector(
-      accumulators, [](Value value) { return value.getType(); });
-  auto combine = scf::IfOp::create(b, loc, types, last, /*withElse=*/true);
-  {
-    // The last arrival: once every earlier one has stored, add theirs.
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(combine.thenBlock());
-    onLeader([&] {
-      scf::WhileOp::create(
-          b, loc, TypeRange(), ValueRange(),
-          [&](OpBuilder &, Location, ValueRange) {
-            Value count = LLVM::LoadOp::create(
-                b, loc, i32, stored, 4, false, false, false, false,
-                LLVM::AtomicOrdering::acquire, "device");
-            scf::ConditionOp::create(
-                b, loc,
-                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, count,
-                                      lastOrder),
-                ValueRange());
-          },
-          [&](OpBuilder &, Location, ValueRange) {
-            scf::YieldOp::create(b, loc);
-          });
-      // Every split of this launch has counted: the next launch starts
-      // from zero.
-      for (Value address : {arrived, stored})
-        LLVM::StoreOp::create(b, loc, i32Constant(0), address, 4);
-    });
-    meet();
-    // One slot at a time (a rolled loop), so that at most one slot's loads
-    // are in flight beside the accumulators.
-    auto slots = scf::ForOp::create(
-        b, loc, index(0), arith::SubIOp::create(b, loc, splitCount, index(1)),
-        index(1), accumulators,
-        [&](OpBuilder &, Location, Value slot, ValueRange carried) {
-          SmallVector<Value> sums(carried);
-          for (int64_t chunk = 0; chunk < chunks; ++chunk) {
-            Value partial = LLVM::LoadOp::create(
-                b, loc, chunkType,
-                getElementAddress(b, loc, scratch, f32,
-                                  chunkOffset(slot, chunk)),
-                16);
-            for (int64_t e = 0; e < 4; ++e) {
-              auto [accumulator, element] = registerOf(chunk, e);
-              Value &sum = sums[accumulator];
-              Value value = arith::AddFOp::create(
-                  b, loc, LLVM::ExtractValueOp::create(b, loc, sum, element),
-                  LLVM::ExtractElementOp::create(b, loc, partial,
-                                                 i32Constant(int32_t(e))));
-              sum = LLVM::InsertValueOp::create(b, loc, sum, value, element);
-            }
-          }
-          scf::YieldOp::create(b, loc, sums);
-        });
-    keepRolled(slots);
-    scf::YieldOp::create(b, loc, slots.getResults());
-  }
-  {
-    // An earlier arrival: store the accumulators, then count them.
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(combine.elseBlock());
-    Value slot = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), order);
-    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
-      Value values = LLVM::PoisonOp::create(b, loc, chunkType);
-      for (int64_t e = 0; e < 4; ++e) {
-        auto [accumulator, element] = registerOf(chunk, e);
-        values = LLVM::InsertElementOp::create(
-            b, loc, values,
-            LLVM::ExtractValueOp::create(b, loc, accumulators[accumulator],
-                                         element),
-            i32Constant(int32_t(e)));
-      }
-      LLVM::StoreOp::create(
-          b, loc, values,
-          getElementAddress(b, loc, scratch, f32, chunkOffset(slot, chunk)),
-          16);
-    }
-    meet();
-    onLeader([&] {
-      LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::release, "device");
-      LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, stored,
-                                i32Constant(1), LLVM::AtomicOrdering::monotonic,
-                                "device");
-    });
-    scf::YieldOp::create(b, loc, accumulators);
-  }
-  return {last, SmallVector<Value>(combine.getResults())};
-}
-
 void GemmKernelBuilder::buildConsumer() {
   MLIRContext *context = b.getContext();
   NVVM::SetMaxRegisterOp::create(b, loc, kConsumerRegisters,
@@ -988,8 +796,11 @@ void GemmKernelBuilder::buildConsumer() {
         } else {
           Value last;
           SmallVector<Value> combined;
-          std::tie(last, combined) = combineSplits(
-              tile, consumer, thread, leader, barrier, accumulators);
+          std::tie(last, combined) =
+              emitSplitMeeting(b, loc, plan,
+                               SplitMeeting{scratch, smem, splitCount, tile,
+                                            consumer, thread, leader, barrier},
+                               accumulators);
           scf::IfOp::create(b, loc, last, [&](OpBuilder &, Location) {
             runEpilogue(combined);
             scf::YieldOp::create(b, loc);

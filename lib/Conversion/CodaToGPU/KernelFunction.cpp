@@ -1,4 +1,4 @@
-//===- KernelFunction.cpp - the frame of the kernels that are not GEMMs ---===//
+//===- KernelFunction.cpp - kernel frames and loop hints ------------------===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -41,4 +41,17 @@ std::pair<Value, Value> mlir::coda::getWarpRow(OpBuilder &b, Location loc,
                             index(rowsPerBlock)),
       arith::DivUIOp::create(b, loc, tid, index(32)));
   return {lane, row};
+}
+
+void mlir::coda::keepRolled(scf::ForOp loop) {
+  MLIRContext *context = loop.getContext();
+  Builder b(context);
+  auto noUnroll = LLVM::LoopAnnotationAttr::get(
+      context, {}, {}, {},
+      LLVM::LoopUnrollAttr::get(context, b.getBoolAttr(true), {}, {}, {}, {},
+                                {}, {}),
+      {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
+  loop->setAttr(LLVM::BrOp::getLoopAnnotationAttrName(
+                    OperationName(LLVM::BrOp::getOperationName(), context)),
+                noUnroll);
 }

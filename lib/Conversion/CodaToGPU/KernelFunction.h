@@ -1,4 +1,4 @@
-//===- KernelFunction.h - the frame of the non-GEMM kernels -----*- C++ -*-===//
+//===- KernelFunction.h - kernel frames and loop hints ----------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -8,6 +8,7 @@
 #define CODA_LIB_CONVERSION_CODATOGPU_KERNELFUNCTION_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <utility>
 
@@ -25,6 +26,10 @@ gpu::GPUFuncOp createRowCountKernel(OpBuilder &builder, Location loc,
 /// when the warps of a block take `rowsPerBlock` consecutive rows, one each.
 std::pair<Value, Value> getWarpRow(OpBuilder &builder, Location loc,
                                    int64_t rowsPerBlock);
+
+/// Asks LLVM not to unroll `loop` (a loop annotation the lowering to LLVM
+/// carries to its latch).
+void keepRolled(scf::ForOp loop);
 
 } // namespace mlir::coda
 
