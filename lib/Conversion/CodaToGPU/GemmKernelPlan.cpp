@@ -10,6 +10,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::coda;
@@ -334,7 +335,7 @@ static LogicalResult planSplits(GemmOp gemm, std::optional<int64_t> pinned,
                     plan.schedule == GemmSchedule::Cooperative &&
                     plan.ringInputCount() == 0;
   if (pinned) {
-    if (!llvm::is_contained({1, 2, 4}, *pinned))
+    if (*pinned < 1 || *pinned > kMaxSplits || !llvm::isPowerOf2_64(*pinned))
       return gemm.emitError("coda.plan splits = ")
              << *pinned
              << "; the generator splits a reduction into 1, 2 or 4 parts";
@@ -351,7 +352,7 @@ static LogicalResult planSplits(GemmOp gemm, std::optional<int64_t> pinned,
     return success();
   int64_t tiles = plan.staticTiles();
   int64_t best = 1;
-  for (int64_t splits : {1, 2, 4}) {
+  for (int64_t splits = 1; splits <= kMaxSplits; splits *= 2) {
     if (getWaveFill(tiles * splits) > getWaveFill(tiles * best))
       best = splits;
     if (getWaveFill(tiles * splits) >= 0.9) {

@@ -75,7 +75,8 @@ parseScheduleOptions(Operation *anchor, StringRef schedule, int64_t stages);
 /// The SMs whose waves the planner fills when it splits a reduction: the
 /// H100 SXM's and the H200's.
 constexpr int64_t kPlannedMultiprocessors = 132;
-/// The most parts a weight gradient's row reduction is split into.
+/// The most parts a weight gradient's row reduction is split into; the
+/// parts are a power of two (1, 2 or 4).
 constexpr int64_t kMaxSplits = 4;
 
 /// What the pass options or a `coda.plan` fix about a GEMM's kernel.
