@@ -13,7 +13,10 @@
 #                                                 # (default 4097 16384 32768);
 #                                                 # ends with the kernels side by
 #                                                 # side (bench/profile_compare.py),
-#                                                 # also in LOG_DIR/profiles.md
+#                                                 # also in LOG_DIR/profiles.md;
+#                                                 # PAIR_AB_PARTS picks the parts
+#                                                 # (default "block profile memcheck"),
+#                                                 # so one lease's calls can split them
 #
 # To compare two compilers, build each and run `build` into its own DIR.
 set -euo pipefail
@@ -34,9 +37,11 @@ run)
   logs="${2:?LOG_DIR}"
   shift 2
   export CODA_RUNTIME_LIBRARY="$root/build/lib/libcoda_runtime.so"
+  parts=" ${PAIR_AB_PARTS:-block profile memcheck} "
+  for dir in "$@"; do mkdir -p "$logs/$(basename "$dir")"; done
   for dir in "$@"; do
+    [[ $parts == *" block "* ]] || break
     name="$(basename "$dir")"
-    mkdir -p "$logs/$name"
     python3 "$root/bench/block.py" "$dir/block.ptx" --training "$dir/pair.ptx" \
       --skip-forward --rows ${PAIR_AB_ROWS:-4097 16384 32768} --out "$logs/$name" \
       > "$logs/$name/block.log" 2>&1 || echo "$name: block.py exited $?"
@@ -45,6 +50,7 @@ run)
   done
   # The kernel profiles twice, alternating pairs, so their spread shows.
   for round in 1 2; do
+    [[ $parts == *" profile "* ]] || break
     for dir in "$@"; do
       name="$(basename "$dir")"
       python3 "$root/bench/kernel_profile.py" "$dir/pair.ptx" --rows 16384 \
@@ -53,6 +59,7 @@ run)
     done
   done
   for dir in "$@"; do
+    [[ $parts == *" memcheck "* ]] || break
     name="$(basename "$dir")"
     compute-sanitizer --tool memcheck python3 "$root/bench/kernel_profile.py" \
       "$dir/pair.ptx" --once --rows 37 1000 > "$logs/$name/memcheck.txt" 2>&1 ||
@@ -60,6 +67,7 @@ run)
     grep -h "ERROR SUMMARY" "$logs/$name/memcheck.txt" | sed "s/^/$name: /" || true
   done
   # The kernels of every pair side by side, round by round.
+  [[ $parts == *" profile "* ]] || exit 0
   names=()
   for dir in "$@"; do names+=("$(basename "$dir")"); done
   python3 "$root/bench/profile_compare.py" "$logs" "${names[@]}" |

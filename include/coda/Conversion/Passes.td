@@ -198,7 +198,11 @@ def CodaPlanKernelsPass : Pass<"coda-plan-kernels", "::mlir::ModuleOp"> {
       plain and fused shape of the Llama-3-1B block.
     * `stages`: the deepest ring that fits in the 227 KiB of a CTA, at most
       8, unless the option fixes it (measured: each slot fewer costs 5% or
-      more).
+      more). A kernel whose epilogue reads tile inputs through the ring
+      and whose 16-bit tile results do not all fit in the staging the ring
+      leaves gives up one slot (keeping at least 3) when that stages them
+      all: a result stored from registers beside those inputs' values
+      spills.
     * `rows_per_tile` and `boxes`: 256 rows and one weight box per stage,
       or 128 rows and two boxes when the epilogue reads the accumulator at
       two column shifts (SwiGLU's gate and up).

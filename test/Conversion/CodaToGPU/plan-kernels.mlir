@@ -45,6 +45,41 @@ func.func @swiglu(%h: tensor<?x64xbf16>, %wg: tensor<128x64xbf16>, %wu: tensor<1
 
 // -----
 
+// Three 16-bit tile results beside two tile inputs read through the ring:
+// at 4 slots of 48 KiB two results fit in staging, so the ring gives a slot
+// up and all three are staged; a plan that fixes the stages keeps them, and
+// without ring inputs the ring keeps its slots (the third result is stored
+// from registers).
+// CHECK-LABEL: func.func @three_results_ring_inputs
+//       CHECK:   coda.plan = {boxes = 1 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 3 : i64}
+//       CHECK:   coda.plan = {boxes = 1 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 4 : i64}
+//       CHECK:   coda.plan = {boxes = 1 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 4 : i64}
+func.func @three_results_ring_inputs(%dy: tensor<?x64xbf16>, %w: tensor<64x256xbf16>, %g: tensor<?x256xbf16>, %u: tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) {
+  %r:3 = coda.gemm %dy, [%w] inputs(%g, %u) {b_layout = "kn"} : (tensor<?x64xbf16>, tensor<64x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) {
+  ^bb0(%acc: tensor<?x256xf32>, %ga: tensor<?x256xf32>, %ua: tensor<?x256xf32>):
+    %dg = coda.mul %acc, %ua : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %du = coda.mul %acc, %ga : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %o = coda.swiglu %ga, %ua : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    coda.yield %dg, %du, %o : tensor<?x256xf32>, tensor<?x256xf32>, tensor<?x256xf32>
+  }
+  %p:3 = coda.gemm %dy, [%w] inputs(%g, %u) {b_layout = "kn", coda.plan = {schedule = "cooperative", stages = 4 : i64}} : (tensor<?x64xbf16>, tensor<64x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) {
+  ^bb0(%acc: tensor<?x256xf32>, %ga: tensor<?x256xf32>, %ua: tensor<?x256xf32>):
+    %dg = coda.mul %acc, %ua : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %du = coda.mul %acc, %ga : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %o = coda.swiglu %ga, %ua : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    coda.yield %dg, %du, %o : tensor<?x256xf32>, tensor<?x256xf32>, tensor<?x256xf32>
+  }
+  %q:3 = coda.gemm %dy, [%w] {b_layout = "kn"} : (tensor<?x64xbf16>, tensor<64x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) {
+  ^bb0(%acc: tensor<?x256xf32>):
+    %s = coda.silu %acc : (tensor<?x256xf32>) -> tensor<?x256xf32>
+    %t = coda.scale %acc {factor = 2.0 : f32} : (tensor<?x256xf32>) -> tensor<?x256xf32>
+    coda.yield %acc, %s, %t : tensor<?x256xf32>, tensor<?x256xf32>, tensor<?x256xf32>
+  }
+  return %r#0, %r#1, %r#2, %p#0, %p#1, %p#2, %q#0, %q#1, %q#2 : tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>
+}
+
+// -----
+
 // A plan already on the GEMM keeps its schedule and stages over the
 // options; its tile and boxes are re-derived.
 // CHECK-LABEL: func.func @pinned

@@ -6,6 +6,7 @@
 //
 // RUN: coda-translate --coda-to-ptx %s -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
+// RUN: FileCheck %s --check-prefix=CONTRACT < %t.ptx
 // RUN: FileCheck %s --check-prefix=PRODUCER < %t.ptx
 // RUN: FileCheck %s --check-prefix=DRAIN < %t.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
@@ -34,6 +35,10 @@
 // CHECK: bar.sync {{%r[0-9]+}}, 128;
 // CHECK: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
 // CHECK: cp.async.bulk.commit_group;
+// The epilogue's multiplies and adds contract into fma (SiLU's product
+// plus the residual):
+// CONTRACT-LABEL: .visible .entry fused_gemm0(
+// CONTRACT: fma.rn.f32
 // The producer:
 // PRODUCER-LABEL: .visible .entry fused_gemm0(
 // PRODUCER: setmaxnreg.dec.sync.aligned.u32 24

@@ -95,6 +95,40 @@ def CodaFormEpiloguesPass
   ];
 }
 
+def CodaRecomputeInEpiloguesPass
+    : Pass<"coda-recompute-in-epilogues", "::mlir::func::FuncOp"> {
+  let summary = "compute tile-local ops on a GEMM's epilogue inputs as its results";
+  let description = [{
+    A graph-level tile-local op that reads no GEMM result, whose tile
+    operands (`[M, W]`, W > 1) are all inputs of a later GEMM's epilogue and
+    whose result has the type of one of that GEMM's results, becomes one
+    more result of the first such GEMM that comes before every reader of
+    the op. Its per-row and per-column operands become inputs of the GEMM
+    when they are defined before it. The epilogue has the tiles in
+    registers, so the value costs one tile store instead of a kernel that
+    reads the tiles again: a training pair's backward recomputes the SwiGLU
+    output from the saved gate and up, which the GEMM of its gradient reads
+    anyway.
+
+    ```mlir
+    %act = coda.swiglu %gate, %up : ...
+    %d:2 = coda.gemm %dy, [%w] inputs(%up, %gate) {b_layout = "kn"} : ... {
+      ...
+    }
+    %dw = coda.gemm %dy, [%act] {a_layout = "km", b_layout = "kn"} : ...
+    // becomes
+    %d:3 = coda.gemm %dy, [%w] inputs(%up, %gate) {b_layout = "kn"} : ... {
+    ^bb0(%acc: ..., %u: ..., %g: ...):
+      ...
+      %a = coda.swiglu %g, %u : ...
+      coda.yield ..., %a : ...
+    }
+    %dw = coda.gemm %dy, [%d#2] {a_layout = "km", b_layout = "kn"} : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::coda::CodaDialect"];
+}
+
 def CodaInlineEpiloguesPass
     : Pass<"coda-inline-epilogues", "::mlir::func::FuncOp"> {
   let summary = "turn GEMM-epilogue programs back into graph-level ops";

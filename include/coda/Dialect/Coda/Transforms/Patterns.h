@@ -28,6 +28,10 @@ void populateReparameterizeNormsPatterns(RewritePatternSet &patterns,
 void populateFormEpiloguesPatterns(RewritePatternSet &patterns,
                                    unsigned maxEpilogueOps);
 
+/// Computes graph-level tile-local ops whose tiles a later GEMM's epilogue
+/// reads as results of that GEMM (coda-recompute-in-epilogues).
+void populateRecomputeInEpiloguesPatterns(RewritePatternSet &patterns);
+
 /// Inlines GEMM epilogues back into graph-level ops (coda-inline-epilogues).
 void populateInlineEpiloguesPatterns(RewritePatternSet &patterns);
 

@@ -1,0 +1,165 @@
+//===- RecomputeInEpilogues.cpp - recomputed values as GEMM results -------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// A backward recomputes what the forward did not save (the SwiGLU output
+// from its saved pre-activations, say) with a tile-local op on tensors it
+// reads anyway. When a GEMM's epilogue already reads every tile that op
+// reads, at the columns of its own output, the op is one more result of
+// that GEMM: its operands are in registers there, so the recomputation
+// costs one tile store instead of a kernel that reads the tiles again.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmUtils.h"
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "coda/Dialect/Coda/Transforms/Passes.h"
+#include "coda/Dialect/Coda/Transforms/Patterns.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::coda {
+#define GEN_PASS_DEF_CODARECOMPUTEINEPILOGUESPASS
+#include "coda/Dialect/Coda/Transforms/Passes.h.inc"
+} // namespace mlir::coda
+
+using namespace mlir;
+using namespace mlir::coda;
+
+/// How an operand of an elementwise op `[M, W]` enters an epilogue.
+enum class OperandKind {
+  /// A tile of the op's shape: it must already be an input of the GEMM.
+  Tile,
+  /// A per-row column `[M, 1]` or a per-column vector `[W]`: it becomes an
+  /// input when it exists before the GEMM.
+  Broadcast,
+  /// Anything else (another width, a table): the op stays outside.
+  Other,
+};
+
+static OperandKind classify(Value operand, RankedTensorType resultType) {
+  auto type = cast<RankedTensorType>(operand.getType());
+  if (type.getShape() == resultType.getShape())
+    return OperandKind::Tile;
+  bool perRow = type.getRank() == 2 && type.getDimSize(1) == 1 &&
+                type.getDimSize(0) == resultType.getDimSize(0);
+  bool perColumn =
+      type.getRank() == 1 && type.getDimSize(0) == resultType.getDimSize(1);
+  return perRow || perColumn ? OperandKind::Broadcast : OperandKind::Other;
+}
+
+/// Whether `op` is an elementwise op on tiles of its result's shape `[M, W]`
+/// (W > 1), per-row columns and per-column vectors, outside any GEMM, that
+/// reads no GEMM result (coda-form-epilogues' case).
+static bool isRecomputable(Operation *op) {
+  if (!isTileLocalOp(op) || isa<GemmOp>(op->getParentOp()) ||
+      isa<SliceOp, ConcatOp, PartialReduceOp, PartialSumRowsOp,
+          PartialGatherOp>(op) ||
+      op->getNumResults() != 1)
+    return false;
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  if (resultType.getRank() != 2 || resultType.getDimSize(1) == 1)
+    return false;
+  return llvm::all_of(op->getOperands(), [&](Value operand) {
+    return !operand.getDefiningOp<GemmOp>() &&
+           classify(operand, resultType) != OperandKind::Other;
+  });
+}
+
+/// Whether `gemm` can compute the recomputable `op` in its epilogue: a
+/// result of `gemm` has the type of `op`'s result (its rows and output
+/// columns), every tile `op` reads is an input of `gemm`, and every other
+/// operand exists before it.
+static bool readsEveryTileOf(GemmOp gemm, Operation *op) {
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  if (!llvm::is_contained(gemm.getResultTypes(), resultType))
+    return false;
+  return llvm::all_of(op->getOperands(), [&](Value operand) {
+    if (classify(operand, resultType) == OperandKind::Tile)
+      return llvm::is_contained(gemm.getInputs(), operand);
+    return isDefinedBefore(operand, gemm);
+  });
+}
+
+/// The first GEMM after `op` in its block that can compute it and comes
+/// before every user of its result; null when there is none.
+static GemmOp findRecomputingGemm(Operation *op) {
+  Operation *firstUser = nullptr;
+  for (Operation *user : op->getUsers()) {
+    Operation *ancestor = op->getBlock()->findAncestorOpInBlock(*user);
+    if (!ancestor)
+      return GemmOp();
+    if (!firstUser || ancestor->isBeforeInBlock(firstUser))
+      firstUser = ancestor;
+  }
+  for (Operation *next = op->getNextNode(); next && next != firstUser;
+       next = next->getNextNode())
+    if (auto gemm = dyn_cast<GemmOp>(next); gemm && readsEveryTileOf(gemm, op))
+      return gemm;
+  return GemmOp();
+}
+
+namespace {
+/// Moves a graph-level tile-local op whose tiles a later GEMM's epilogue
+/// reads into that epilogue, as one more result of the GEMM.
+struct RecomputeInEpilogue : public RewritePattern {
+  explicit RecomputeInEpilogue(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!isRecomputable(op))
+      return rewriter.notifyMatchFailure(
+          op, "not a graph-level elementwise op on tiles and vectors");
+    GemmOp gemm = findRecomputingGemm(op);
+    if (!gemm)
+      return rewriter.notifyMatchFailure(
+          op, "no later GEMM reads its tiles before its users");
+
+    // The tiles keep their argument numbers in the extended GEMM; the other
+    // operands become inputs.
+    auto opType = cast<RankedTensorType>(op->getResult(0).getType());
+    SmallVector<std::pair<Value, unsigned>> tiles;
+    SmallVector<Value> vectors;
+    for (Value operand : op->getOperands()) {
+      if (classify(operand, opType) == OperandKind::Tile)
+        tiles.push_back(
+            {operand, getInputArgument(gemm, operand).getArgNumber()});
+      else if (!llvm::is_contained(vectors, operand))
+        vectors.push_back(operand);
+    }
+    Type resultType = op->getResult(0).getType();
+    GemmOp extended =
+        extendGemm(rewriter, gemm, vectors, resultType,
+                   [&](OpBuilder &builder, Location, ValueRange,
+                       ValueRange vectorArgs) -> SmallVector<Value> {
+                     IRMapping mapping;
+                     Block *body = builder.getInsertionBlock();
+                     for (auto [tile, number] : tiles)
+                       mapping.map(tile, body->getArgument(number));
+                     mapping.map(vectors, vectorArgs);
+                     Operation *clone = builder.clone(*op, mapping);
+                     clone->getResult(0).setType(getEpilogueType(resultType));
+                     return {clone->getResult(0)};
+                   });
+    rewriter.replaceOp(op, extended.getResults().back());
+    return success();
+  }
+};
+
+struct CodaRecomputeInEpiloguesPass
+    : public coda::impl::CodaRecomputeInEpiloguesPassBase<
+          CodaRecomputeInEpiloguesPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateRecomputeInEpiloguesPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
+
+void mlir::coda::populateRecomputeInEpiloguesPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<RecomputeInEpilogue>(patterns.getContext());
+}
