@@ -99,12 +99,14 @@ def CodaRecomputeInEpiloguesPass
     : Pass<"coda-recompute-in-epilogues", "::mlir::func::FuncOp"> {
   let summary = "compute tile-local ops on a GEMM's epilogue inputs as its results";
   let description = [{
-    A graph-level tile-local op that reads no GEMM result, whose tile
-    operands (`[M, W]`, W > 1) are all inputs of a later GEMM's epilogue and
-    whose result has the type of one of that GEMM's results, becomes one
-    more result of the first such GEMM that comes before every reader of
-    the op. Its per-row and per-column operands become inputs of the GEMM
-    when they are defined before it. The epilogue has the tiles in
+    A graph-level elementwise op (tile-local, not a slice, concat or
+    partial reduction) that reads no GEMM result, whose tile operands (of
+    its result's shape `[M, W]`, W > 1) are all inputs of a later GEMM's
+    epilogue and whose result has the type of one of that GEMM's results,
+    becomes one more result of the first such GEMM that comes before every
+    reader of the op. Its per-row (`[M, 1]`) and per-column (`[W]`)
+    operands become inputs of the GEMM when they are defined before it; an
+    op with any other operand stays. The epilogue has the tiles in
     registers, so the value costs one tile store instead of a kernel that
     reads the tiles again: a training pair's backward recomputes the SwiGLU
     output from the saved gate and up, which the GEMM of its gradient reads
