@@ -237,7 +237,9 @@ def CodaLowerKernelModulesPass
     text, leaving the host functions as they are (at the coda level, each
     GEMM naming its kernel). The kernel modules are lowered apart from the
     host code by MLIR's GPU-to-NVVM pipeline; libdevice comes from
-    CUDA_ROOT (/usr/local/cuda when unset).
+    CUDA_ROOT (/usr/local/cuda when unset). Their floating-point arithmetic
+    may contract (a multiply and an add into one `fma`), as nvcc's default
+    `-fmad=true` lets it.
   }];
 }
 
