@@ -50,7 +50,7 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm,
 void mlir::coda::buildCodaGPUFusePipeline(
     OpPassManager &pm, const CodaFusePipelineOptions &options) {
   buildCodaFusePipeline(pm, options);
-  pm.addPass(createCodaRecomputeInEpiloguesPass());
+  pm.addPass(createCodaRecomputeInEpiloguesPass({options.maxEpilogueOps}));
   pm.addPass(createCodaSplitNormGradientsPass());
   pm.addPass(createCodaFormMapsPass());
 }

@@ -81,9 +81,10 @@ static bool readsEveryTileOf(GemmOp gemm, Operation *op) {
   });
 }
 
-/// The first GEMM after `op` in its block that can compute it and comes
-/// before every user of its result; null when there is none.
-static GemmOp findRecomputingGemm(Operation *op) {
+/// The first GEMM after `op` in its block that can compute it, comes
+/// before every user of its result and has fewer than `maxEpilogueOps` ops
+/// in its epilogue; null when there is none.
+static GemmOp findRecomputingGemm(Operation *op, unsigned maxEpilogueOps) {
   Operation *firstUser = nullptr;
   for (Operation *user : op->getUsers()) {
     Operation *ancestor = op->getBlock()->findAncestorOpInBlock(*user);
@@ -94,7 +95,9 @@ static GemmOp findRecomputingGemm(Operation *op) {
   }
   for (Operation *next = op->getNextNode(); next && next != firstUser;
        next = next->getNextNode())
-    if (auto gemm = dyn_cast<GemmOp>(next); gemm && readsEveryTileOf(gemm, op))
+    if (auto gemm = dyn_cast<GemmOp>(next);
+        gemm && readsEveryTileOf(gemm, op) &&
+        gemm.getBody().getOperations().size() <= maxEpilogueOps)
       return gemm;
   return GemmOp();
 }
@@ -103,15 +106,16 @@ namespace {
 /// Moves a graph-level tile-local op whose tiles a later GEMM's epilogue
 /// reads into that epilogue, as one more result of the GEMM.
 struct RecomputeInEpilogue : public RewritePattern {
-  explicit RecomputeInEpilogue(MLIRContext *context)
-      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+  RecomputeInEpilogue(MLIRContext *context, unsigned maxEpilogueOps)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context),
+        maxEpilogueOps(maxEpilogueOps) {}
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
     if (!isRecomputable(op))
       return rewriter.notifyMatchFailure(
           op, "not a graph-level elementwise op on tiles and vectors");
-    GemmOp gemm = findRecomputingGemm(op);
+    GemmOp gemm = findRecomputingGemm(op, maxEpilogueOps);
     if (!gemm)
       return rewriter.notifyMatchFailure(
           op, "no later GEMM reads its tiles before its users");
@@ -145,14 +149,18 @@ struct RecomputeInEpilogue : public RewritePattern {
     rewriter.replaceOp(op, extended.getResults().back());
     return success();
   }
+
+  unsigned maxEpilogueOps;
 };
 
 struct CodaRecomputeInEpiloguesPass
     : public coda::impl::CodaRecomputeInEpiloguesPassBase<
           CodaRecomputeInEpiloguesPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    populateRecomputeInEpiloguesPatterns(patterns);
+    populateRecomputeInEpiloguesPatterns(patterns, maxEpilogueOps);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
@@ -160,6 +168,6 @@ struct CodaRecomputeInEpiloguesPass
 } // namespace
 
 void mlir::coda::populateRecomputeInEpiloguesPatterns(
-    RewritePatternSet &patterns) {
-  patterns.add<RecomputeInEpilogue>(patterns.getContext());
+    RewritePatternSet &patterns, unsigned maxEpilogueOps) {
+  patterns.add<RecomputeInEpilogue>(patterns.getContext(), maxEpilogueOps);
 }

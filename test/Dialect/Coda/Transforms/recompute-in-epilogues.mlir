@@ -1,4 +1,5 @@
 // RUN: coda-opt %s --split-input-file --coda-recompute-in-epilogues | FileCheck %s
+// RUN: coda-opt %s --split-input-file --coda-recompute-in-epilogues="max-epilogue-ops=1" | FileCheck %s --check-prefix=MAX1
 
 // A backward's recomputed SwiGLU output: the gradient's GEMM reads gate and
 // up anyway, so it stores the output too; the weight gradient reads that
@@ -13,6 +14,10 @@
 //       CHECK:     coda.yield %[[DG]], %[[ACT]]
 //       CHECK:   %[[DW:.+]] = coda.gemm %[[DY]], [%[[D]]#1] {a_layout = "km", b_layout = "kn"}
 //       CHECK:   return %[[D]]#0, %[[DW]]
+// With max-epilogue-ops=1 the dgrad's epilogue (one op) takes no more.
+// MAX1-LABEL: func.func @swiglu_output
+//       MAX1:   coda.swiglu
+//       MAX1:   coda.gemm {{.*}} -> tensor<?x128xbf16> {
 func.func @swiglu_output(%dy: tensor<?x64xbf16>, %w: tensor<64x128xbf16>, %gate: tensor<?x128xbf16>, %up: tensor<?x128xbf16>) -> (tensor<?x128xbf16>, tensor<64x128xbf16>) {
   %act = coda.swiglu %gate, %up : (tensor<?x128xbf16>, tensor<?x128xbf16>) -> tensor<?x128xbf16>
   %d = coda.gemm %dy, [%w] inputs(%gate, %up) {b_layout = "kn"} : (tensor<?x64xbf16>, tensor<64x128xbf16>, tensor<?x128xbf16>, tensor<?x128xbf16>) -> tensor<?x128xbf16> {

@@ -127,8 +127,17 @@ def CodaRecomputeInEpiloguesPass
     }
     %dw = coda.gemm %dy, [%d#2] {a_layout = "km", b_layout = "kn"} : ...
     ```
+
+    A GEMM whose epilogue already has `max-epilogue-ops` ops takes no more,
+    as in `coda-form-epilogues`.
   }];
   let dependentDialects = ["::mlir::coda::CodaDialect"];
+  let options = [
+    Option<"maxEpilogueOps", "max-epilogue-ops", "unsigned",
+           /*default=*/"64",
+           "Largest number of ops in one epilogue; a GEMM at it computes no "
+           "more recomputed values">,
+  ];
 }
 
 def CodaInlineEpiloguesPass

@@ -29,8 +29,10 @@ void populateFormEpiloguesPatterns(RewritePatternSet &patterns,
                                    unsigned maxEpilogueOps);
 
 /// Computes graph-level tile-local ops whose tiles a later GEMM's epilogue
-/// reads as results of that GEMM (coda-recompute-in-epilogues).
-void populateRecomputeInEpiloguesPatterns(RewritePatternSet &patterns);
+/// reads as results of that GEMM, into epilogues of fewer than
+/// `maxEpilogueOps` ops (coda-recompute-in-epilogues).
+void populateRecomputeInEpiloguesPatterns(RewritePatternSet &patterns,
+                                          unsigned maxEpilogueOps);
 
 /// Inlines GEMM epilogues back into graph-level ops (coda-inline-epilogues).
 void populateInlineEpiloguesPatterns(RewritePatternSet &patterns);
