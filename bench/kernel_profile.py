@@ -34,6 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import block as bench  # noqa: E402
 from plan_bytes import kernel_bytes  # noqa: E402
 
+
 def device_events(prof):
     """The profiled device activities (kernels, copies, memsets)."""
     return [e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]

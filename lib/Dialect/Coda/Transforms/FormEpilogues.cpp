@@ -9,7 +9,6 @@
 #include "coda/Dialect/Coda/Transforms/Passes.h"
 #include "coda/Dialect/Coda/Transforms/Patterns.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -113,29 +112,7 @@ struct AbsorbIntoEpilogue : public RewritePattern {
     if (failed(gemm))
       return rewriter.notifyMatchFailure(op, reason);
 
-    SmallVector<Value> external;
-    for (Value operand : op->getOperands())
-      if (operand.getDefiningOp<GemmOp>() != *gemm &&
-          !llvm::is_contained(external, operand))
-        external.push_back(operand);
-
-    GemmOp producer = *gemm;
-    Type resultType = op->getResult(0).getType();
-    GemmOp extended = extendGemm(
-        rewriter, producer, external, resultType,
-        [&](OpBuilder &builder, Location, ValueRange yielded,
-            ValueRange externalArgs) -> SmallVector<Value> {
-          IRMapping mapping;
-          for (auto [result, value] :
-               llvm::zip_equal(producer.getResults(), yielded))
-            mapping.map(result, value);
-          for (auto [operand, arg] : llvm::zip_equal(external, externalArgs))
-            mapping.map(operand, arg);
-          Operation *clone = builder.clone(*op, mapping);
-          clone->getResult(0).setType(getEpilogueType(resultType));
-          return {clone->getResult(0)};
-        });
-    rewriter.replaceOp(op, extended.getResults().back());
+    computeInEpilogue(rewriter, *gemm, op);
     return success();
   }
 

@@ -6,6 +6,7 @@
 
 #include "GemmUtils.h"
 
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -153,6 +154,30 @@ GemmOp mlir::coda::extendGemm(RewriterBase &rewriter, GemmOp gemm,
 
   rewriter.replaceOp(gemm,
                      extended.getResults().take_front(gemm.getNumResults()));
+  return extended;
+}
+
+GemmOp mlir::coda::computeInEpilogue(RewriterBase &rewriter, GemmOp gemm,
+                                     Operation *op) {
+  SmallVector<Value> external;
+  for (Value operand : op->getOperands())
+    if (operand.getDefiningOp<GemmOp>() != gemm &&
+        !llvm::is_contained(external, operand))
+      external.push_back(operand);
+
+  Type resultType = op->getResult(0).getType();
+  GemmOp extended =
+      extendGemm(rewriter, gemm, external, resultType,
+                 [&](OpBuilder &builder, Location, ValueRange yielded,
+                     ValueRange externalArgs) -> SmallVector<Value> {
+                   IRMapping mapping;
+                   mapping.map(gemm.getResults(), yielded);
+                   mapping.map(external, externalArgs);
+                   Operation *clone = builder.clone(*op, mapping);
+                   clone->getResult(0).setType(getEpilogueType(resultType));
+                   return {clone->getResult(0)};
+                 });
+  rewriter.replaceOp(op, extended.getResults().back());
   return extended;
 }
 

@@ -42,6 +42,13 @@ using EpilogueExtensionBuilder =
 GemmOp extendGemm(RewriterBase &rewriter, GemmOp gemm, ValueRange newInputs,
                   TypeRange newResultTypes, EpilogueExtensionBuilder extend);
 
+/// Replaces `op`, a tile-local op with one result, by one more result of
+/// `gemm` that its epilogue computes: `op`'s operands that are results of
+/// `gemm` are read as the values the epilogue yields for them, the others
+/// (defined before `gemm`) as inputs, appended when `gemm` lacks them.
+/// Returns the new GEMM.
+GemmOp computeInEpilogue(RewriterBase &rewriter, GemmOp gemm, Operation *op);
+
 /// Replaces `linear` by the equivalent `coda.gemm`: one weight, the bias (if
 /// any) added in the epilogue.
 GemmOp convertLinearToGemm(RewriterBase &rewriter, LinearOp linear);

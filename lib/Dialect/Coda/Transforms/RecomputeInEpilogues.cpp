@@ -15,7 +15,6 @@
 #include "coda/Dialect/Coda/IR/CodaOps.h"
 #include "coda/Dialect/Coda/Transforms/Passes.h"
 #include "coda/Dialect/Coda/Transforms/Patterns.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::coda {
@@ -120,33 +119,9 @@ struct RecomputeInEpilogue : public RewritePattern {
       return rewriter.notifyMatchFailure(
           op, "no later GEMM reads its tiles before its users");
 
-    // The tiles keep their argument numbers in the extended GEMM; the other
-    // operands become inputs.
-    auto opType = cast<RankedTensorType>(op->getResult(0).getType());
-    SmallVector<std::pair<Value, unsigned>> tiles;
-    SmallVector<Value> vectors;
-    for (Value operand : op->getOperands()) {
-      if (classify(operand, opType) == OperandKind::Tile)
-        tiles.push_back(
-            {operand, getInputArgument(gemm, operand).getArgNumber()});
-      else if (!llvm::is_contained(vectors, operand))
-        vectors.push_back(operand);
-    }
-    Type resultType = op->getResult(0).getType();
-    GemmOp extended =
-        extendGemm(rewriter, gemm, vectors, resultType,
-                   [&](OpBuilder &builder, Location, ValueRange,
-                       ValueRange vectorArgs) -> SmallVector<Value> {
-                     IRMapping mapping;
-                     Block *body = builder.getInsertionBlock();
-                     for (auto [tile, number] : tiles)
-                       mapping.map(tile, body->getArgument(number));
-                     mapping.map(vectors, vectorArgs);
-                     Operation *clone = builder.clone(*op, mapping);
-                     clone->getResult(0).setType(getEpilogueType(resultType));
-                     return {clone->getResult(0)};
-                   });
-    rewriter.replaceOp(op, extended.getResults().back());
+    // Its tiles are inputs already; its per-row and per-column operands
+    // become inputs.
+    computeInEpilogue(rewriter, gemm, op);
     return success();
   }
 
