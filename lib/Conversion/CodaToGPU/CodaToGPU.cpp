@@ -106,8 +106,8 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
   boxRows.append(cast<GemmOp>(op).getB().size(), plan.weightMapRows());
   fields.push_back(builder.getNamedAttr("tensor_map_rows",
                                         builder.getDenseI64ArrayAttr(boxRows)));
-  // Inputs loaded through the ring and results staged for TMA stores
-  // arrive as tensor maps of 64-row boxes.
+  // Inputs loaded through the ring and results stored by TMA arrive as
+  // tensor maps of 64-row boxes.
   auto boxRowsOf = [&](ArrayRef<bool> mapped) {
     return builder.getDenseI64ArrayAttr(llvm::map_to_vector(
         mapped, [](bool isMapped) -> int64_t { return isMapped ? 64 : 0; }));
@@ -115,7 +115,7 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
   fields.push_back(builder.getNamedAttr("input_tensor_map_rows",
                                         boxRowsOf(plan.ringInputs)));
   fields.push_back(builder.getNamedAttr("result_tensor_map_rows",
-                                        boxRowsOf(plan.stagedResults)));
+                                        boxRowsOf(plan.resultsStoredByTma())));
   add("tiles_n", plan.nTiles());
   // A split weight gradient runs splits units per tile and needs zeroed
   // scratch that outlives the launch (its counters return to zero).

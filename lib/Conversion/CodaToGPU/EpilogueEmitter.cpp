@@ -66,10 +66,10 @@ public:
   /// The row's element of `targets`, an integer [M] epilogue input, as an
   /// index, memoized.
   Value target(Value targets);
-  /// Where the thread's pairs of the inputs loaded through the ring sit in
-  /// the slab's steps (none: read from global memory).
-  void setRingInputs(ArrayRef<std::optional<SwizzledPairs>> pairs) {
-    ringInputs = pairs;
+  /// Where the inputs loaded through the ring sit in the slab's steps
+  /// (none: read from global memory).
+  void setRingInputs(ArrayRef<std::optional<RingInputBoxes>> boxes) {
+    ringInputs = boxes;
   }
 
 private:
@@ -106,7 +106,7 @@ private:
   const EpilogueRange &range;
   int64_t slab, half;
   Value row, loadRow;
-  ArrayRef<std::optional<SwizzledPairs>> ringInputs;
+  ArrayRef<std::optional<RingInputBoxes>> ringInputs;
   llvm::DenseMap<std::tuple<Value, int64_t, int64_t>, Value> values;
   /// How an input is read: a column pair at n0 + 2·quad + offset, the row's
   /// one value, a RoPE table at 2·quad + offset ("half") or quad + offset
@@ -137,10 +137,8 @@ std::pair<Value, Value> RowEvaluator::inputPair(unsigned input,
   auto key = std::make_tuple(input, Access::Pair, offset);
   auto it = loads.find(key);
   if (it == loads.end() && !ringInputs.empty() && ringInputs[input]) {
-    // From the slab's ring step: column half offset / 64 is the box, the
-    // lower row 8 rows (1 KiB) further.
-    Value pointer = ringInputs[input]->pointer(
-        b, loc, offset % 64 / 8, offset / 64 * 64 * 128 + half * 8 * 128);
+    // From the slab's ring step.
+    Value pointer = ringInputs[input]->pairs.pointerInRun(b, loc, offset, half);
     it = loads
              .try_emplace(
                  key, loadWidened(b, loc, pointer,
@@ -460,12 +458,12 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
   // after it. Staged results go out chunk by chunk: the order above
   // finishes a chunk's pairs before the next chunk's (planOutputStaging).
   std::optional<OutputStaging> staging;
-  if (plan.stagingColumns)
+  if (plan.stagingColumns || plan.stagesOverInputs())
     staging.emplace(b, loc, plan, frame.staging);
   for (int64_t slab = 0; slab < plan.slabs; ++slab) {
     MutableArrayRef<RowState> rowGroup =
         MutableArrayRef<RowState>(rowStates).slice(2 * slab, 2);
-    SmallVector<std::optional<SwizzledPairs>> ringInputs;
+    SmallVector<std::optional<RingInputBoxes>> ringInputs;
     if (frame.enterSlab)
       ringInputs = frame.enterSlab(slab);
     for (RowState &state : rowGroup)
@@ -480,7 +478,8 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
       // A new chunk: the previous one goes out now, and the buffer is
       // acquired (waiting until that store has read it) only after this
       // batch's values, which overlap the wait.
-      bool startsChunk = staging && chunk != staging->chunkOf(batch.front());
+      bool startsChunk =
+          plan.stagingColumns && chunk != staging->chunkOf(batch.front());
       if (startsChunk) {
         if (chunk)
           staging->flush(slab, *chunk * plan.stagingColumns);
@@ -548,9 +547,10 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
           SmallVector<std::tuple<Value, Value, Type>> direct;
           int64_t slot = 0;
           auto pair = pairs->begin();
-          for (auto [value, result, output, staged] :
+          for (auto [value, result, output, staged, overInput] :
                llvm::zip_equal(yield.getValues(), gemm.getResults(),
-                               frame.outputs, plan.stagedResults)) {
+                               frame.outputs, plan.stagedResults,
+                               plan.stagedOverInputs)) {
             if (getPartialsSource(value))
               continue;
             Type element =
@@ -572,6 +572,12 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
             ++pair;
             if (staged)
               staging->write(slot++, half, *j, packed);
+            else if (overInput)
+              // Where this thread read the input's pair (inputPair).
+              LLVM::StoreOp::create(b, loc, packed,
+                                    ringInputs[*overInput]->pairs.pointerInRun(
+                                        b, loc, 8 * *j, half),
+                                    4);
             else
               direct.push_back({packed, output, element});
           }
@@ -596,10 +602,21 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
         for (int64_t j : batch)
           addSlabRows(rowGroup[0], rowGroup[1], j);
     }
-    if (chunk)
-      staging->flush(slab, *chunk * plan.stagingColumns);
+    SmallVector<BoxesOverInput> overInputs;
+    for (auto [map, input] :
+         llvm::zip_equal(frame.staging.maps, plan.stagedOverInputs))
+      if (input)
+        overInputs.push_back({map, ringInputs[*input]->offset});
+    if (chunk || !overInputs.empty())
+      staging->flush(slab,
+                     chunk ? std::optional(*chunk * plan.stagingColumns)
+                           : std::nullopt,
+                     overInputs);
     if (!blockSums.empty())
       storeBlockSums(rowGroup[0]);
+    // The ring steps hold results until their stores have read them.
+    if (!overInputs.empty())
+      staging->acquire();
     if (frame.leaveSlab)
       frame.leaveSlab(slab);
   }

@@ -15,6 +15,14 @@
 
 namespace mlir::coda {
 
+/// A slab's step of an epilogue input loaded through the ring: the
+/// shared-memory byte offset of the consumer's first 64 x 64 box (the
+/// second follows), and where the thread's pairs sit in those boxes.
+struct RingInputBoxes {
+  Value offset;
+  SwizzledPairs pairs;
+};
+
 /// What one consumer warpgroup's epilogue works on.
 struct EpilogueFrame {
   /// The output row of the thread's first register (slab 0, upper half).
@@ -32,12 +40,12 @@ struct EpilogueFrame {
   StagingFrame staging;
   /// Called before a slab's first batch: waits for the slab's steps of the
   /// inputs loaded through the ring (plan.ringInputs) and returns, per
-  /// epilogue input, where the thread's pairs of it sit (none: read from
-  /// global memory).
-  std::function<SmallVector<std::optional<SwizzledPairs>>(int64_t slab)>
+  /// epilogue input, where its boxes sit (none: read from global memory).
+  std::function<SmallVector<std::optional<RingInputBoxes>>(int64_t slab)>
       enterSlab;
-  /// Called after a slab's last batch (its partial sums stored): releases
-  /// the slab's ring steps.
+  /// Called after a slab's last batch (its partial sums stored, and the
+  /// stores of the results staged over its steps past reading them):
+  /// releases the slab's ring steps.
   std::function<void(int64_t slab)> leaveSlab;
 };
 

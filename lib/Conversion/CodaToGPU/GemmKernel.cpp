@@ -76,8 +76,6 @@ constexpr int64_t kGroupRows = 8;
 /// The bytes of one 64-column swizzle atom of an MN-major B box: 64 k-rows
 /// of 128 bytes.
 constexpr int64_t kMNMajorAtomBytes = 64 * 128;
-/// The bytes of one 64 x 64 box of a 16-bit epilogue input.
-constexpr int64_t kInputBoxBytes = 64 * 64 * 2;
 /// What storing and reading back a split unit's partial accumulators costs,
 /// in k-tiles of its mainloop (bench/NOTES.md §47).
 constexpr int64_t kSplitOverheadKTiles = 8;
@@ -181,8 +179,9 @@ private:
         b, loc, aOffset(slot),
         arith::AddIOp::create(
             b, loc,
-            arith::MulIOp::create(b, loc, consumer, index(2 * kInputBoxBytes)),
-            index(half * kInputBoxBytes)));
+            arith::MulIOp::create(b, loc, consumer,
+                                  index(2 * kSwizzledBoxBytes)),
+            index(half * kSwizzledBoxBytes)));
   }
   /// The first ring step of the unit number `ordinal`: units take their
   /// k-tiles, then their epilogue inputs' steps.
@@ -227,7 +226,8 @@ private:
   /// The weights' tensor maps, as the pointers the kernel receives.
   SmallVector<Value> weightMaps;
   ValueRange inputs, outputs;
-  /// Per result, its tensor map when it is staged (plan.stagedResults);
+  /// Per result, its tensor map when it is stored by TMA
+  /// (plan.resultsStoredByTma);
   /// per epilogue input, its tensor map when it is loaded through the ring
   /// (plan.ringInputs).
   SmallVector<Value> resultMaps, inputMaps;
@@ -760,7 +760,7 @@ void GemmKernelBuilder::buildConsumer() {
           SmallVector<SmallVector<Value>> slabSlots(plan.slabs);
           frame.enterSlab = [&](int64_t slab) {
             slabSlots[slab].clear();
-            SmallVector<std::optional<SwizzledPairs>> pairs(inputMaps.size());
+            SmallVector<std::optional<RingInputBoxes>> boxes(inputMaps.size());
             int64_t step = slab * plan.ringInputCount();
             for (auto [input, map] : llvm::enumerate(inputMaps)) {
               if (!map)
@@ -768,16 +768,12 @@ void GemmKernelBuilder::buildConsumer() {
               auto [slot, fill] = ringPosition(inputStep(first, step++));
               waitParity(full, slot, fill);
               slabSlots[slab].push_back(slot);
-              pairs[input].emplace(
-                  b, loc,
-                  arith::AddIOp::create(
-                      b, loc,
-                      memref::ExtractAlignedPointerAsIndexOp::create(b, loc,
-                                                                     smem),
-                      inputBoxOffset(slot, consumer, 0)),
-                  rowInSlab, frame.quad);
+              Value offset = inputBoxOffset(slot, consumer, 0);
+              boxes[input] =
+                  RingInputBoxes{offset, SwizzledPairs(b, loc, smem, offset,
+                                                       rowInSlab, frame.quad)};
             }
-            return pairs;
+            return boxes;
           };
           // Every lane's reads are done before the warp's first lane
           // releases the slots.
@@ -810,7 +806,7 @@ void GemmKernelBuilder::buildConsumer() {
         // the epilogue frees them as it goes.
         scf::YieldOp::create(b, loc, carried);
       });
-  if (plan.stagingColumns)
+  if (plan.stagingColumns || plan.stagesOverInputs())
     OutputStaging::drain(b, loc, leader);
 }
 
@@ -877,7 +873,7 @@ void GemmKernelBuilder::build(StringRef name) {
     return maps;
   };
   inputMaps = boxMaps(inputs, gemm.getInputs(), plan.ringInputs);
-  resultMaps = boxMaps(outputs, gemm.getResults(), plan.stagedResults);
+  resultMaps = boxMaps(outputs, gemm.getResults(), plan.resultsStoredByTma());
 
   buildSetup();
   Value isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,

@@ -260,12 +260,26 @@ static bool isSixteenBitTmaTile(RankedTensorType type) {
          type.getDimSize(1) % 8 == 0;
 }
 
+/// Whether each thread reads an input's pair at a column no later than the
+/// batch that writes the results' pair there, so that a result may be
+/// staged over the input: a RoPE reads partners head_dim / 2 columns away.
+static bool readsInputsBeforeWriting(GemmOp gemm) {
+  return !gemm.getBody()
+              .walk([](RoPEOp) { return WalkResult::interrupt(); })
+              .wasInterrupted();
+}
+
 /// Chooses the results that go out through shared memory and TMA: 16-bit
-/// tiles whose rows are whole 16-byte units (TMA's stride rule), as many
+/// tiles whose rows are whole 16-byte units (TMA's stride rule). With
+/// `overRingInputs`, the first of them are staged in the boxes of the
+/// inputs loaded through the ring, one each, and the rest take the staging
+/// buffer in chunks of 64 columns; otherwise all take the buffer, as many
 /// as fit in the shared memory the ring leaves, in chunks of 128 columns,
-/// else 64 (more results in 64 win over fewer in 128). The others are
-/// stored from registers. Returns whether every candidate is staged.
-static bool planOutputStaging(GemmOp gemm, GemmKernelPlan &plan) {
+/// else 64 (more results in 64 win over fewer in 128). The
+/// others are stored from registers. Returns whether every candidate is
+/// staged.
+static bool planOutputStaging(GemmOp gemm, GemmKernelPlan &plan,
+                              bool overRingInputs) {
   auto yield = cast<YieldOp>(gemm.getBody().getTerminator());
   SmallVector<unsigned> candidates;
   for (auto [index, value, result] :
@@ -275,24 +289,38 @@ static bool planOutputStaging(GemmOp gemm, GemmKernelPlan &plan) {
       candidates.push_back(index);
   }
   plan.stagedResults.assign(gemm.getNumResults(), false);
+  plan.stagedOverInputs.assign(gemm.getNumResults(), std::nullopt);
   plan.stagingColumns = 0;
+  ArrayRef<unsigned> rest = candidates;
+  if (overRingInputs)
+    for (auto [input, loaded] : llvm::enumerate(plan.ringInputs))
+      if (loaded && !rest.empty()) {
+        plan.stagedOverInputs[rest.front()] = input;
+        rest = rest.drop_front();
+      }
   int64_t room = kMaxSharedBytes - plan.sharedBytes();
-  SmallVector<int64_t, 2> chunks = {kTileN};
+  // Beside results staged over inputs, the buffer's chunks are 64 columns
+  // when they can be: a chunk's meeting in the middle of each slab keeps
+  // ptxas from reading the whole slab's inputs ahead (the dgrad with
+  // SwiGLU's gradient spilled 1168 bytes with one 128-column chunk).
+  SmallVector<int64_t, 2> chunks;
+  if (!overRingInputs || !visitsColumnHalvesInOrder(gemm))
+    chunks.push_back(kTileN);
   if (visitsColumnHalvesInOrder(gemm))
     chunks.push_back(64);
   int64_t staged = 0;
   for (int64_t columns : chunks) {
     // A 64-row slab of the chunk per consumer and staged result.
-    int64_t count = std::min<int64_t>(candidates.size(),
-                                      room / (kConsumers * 64 * columns * 2));
+    int64_t count =
+        std::min<int64_t>(rest.size(), room / (kConsumers * 64 * columns * 2));
     if (count > staged) {
       staged = count;
       plan.stagingColumns = columns;
     }
   }
-  for (unsigned index : ArrayRef<unsigned>(candidates).take_front(staged))
+  for (unsigned index : rest.take_front(staged))
     plan.stagedResults[index] = true;
-  return staged == static_cast<int64_t>(candidates.size());
+  return staged == static_cast<int64_t>(rest.size());
 }
 
 /// Chooses the epilogue inputs the producer loads through the ring: 16-bit
@@ -485,15 +513,24 @@ mlir::coda::planGemmKernel(GemmOp gemm, const GemmPlanChoice &choice) {
     return failure();
   // An epilogue that reads tiles through the ring holds their pairs beside
   // its results' values, and a result stored from registers there spills
-  // (bench/NOTES.md §48); unless the stages are fixed, such a kernel gives
-  // the ring's last slot to staging when that stages every result. Without
-  // ring inputs the slot is worth more (the forward gate/up: 3% slower).
-  if (!planOutputStaging(gemm, plan) && stages == 0 &&
-      plan.ringInputCount() > 0 && plan.stages > kMinStagesForStaging) {
+  // (bench/NOTES.md §48). Such a kernel stages results in the ring inputs'
+  // boxes (§51) when the staging buffer cannot take them all, else, unless
+  // the stages are fixed, gives the ring's last slot to staging when that
+  // stages every result. Without ring inputs the slot is worth more (the
+  // forward gate/up: 3% slower).
+  if (planOutputStaging(gemm, plan, /*overRingInputs=*/false) ||
+      plan.ringInputCount() == 0)
+    return plan;
+  if (readsInputsBeforeWriting(gemm)) {
+    GemmKernelPlan over = plan;
+    if (planOutputStaging(gemm, over, /*overRingInputs=*/true))
+      return over;
+  }
+  if (stages == 0 && plan.stages > kMinStagesForStaging) {
     GemmKernelPlan traded = plan;
     --traded.stages;
     planRingInputs(gemm, cutWalk, traded);
-    if (planOutputStaging(gemm, traded))
+    if (planOutputStaging(gemm, traded, /*overRingInputs=*/false))
       plan = std::move(traded);
   }
   return plan;

@@ -118,6 +118,12 @@ struct GemmKernelPlan {
   /// has one 64-row chunk of every staged result after the ring.
   SmallVector<bool> stagedResults;
   int64_t stagingColumns = 0;
+  /// Per result, the epilogue input loaded through the ring whose boxes it
+  /// is staged in (none: not there). Each thread writes the result's pair
+  /// where it read the input's; at a slab's end the consumer's boxes of
+  /// those steps go out by TMA with the result's tensor map, and the slab's
+  /// ring steps are released once the stores have read them.
+  SmallVector<std::optional<unsigned>> stagedOverInputs;
   /// Which epilogue inputs the producer loads through the ring: 16-bit
   /// [M, W] tiles read at the output's own columns (cooperative 256-row
   /// tiles only). After a tile's k-tiles, each m64 slab takes one ring step
@@ -145,6 +151,19 @@ struct GemmKernelPlan {
   int64_t weightMapRows() const { return weightsMNMajor ? kTileK : kTileN; }
   int64_t stageBytes() const { return aBoxBytes() + boxes * bBoxBytes(); }
   int64_t stagedCount() const { return llvm::count(stagedResults, true); }
+  /// Per result, whether it leaves by TMA stores (staged in the buffer or
+  /// over an input): its tensor map is a kernel argument.
+  SmallVector<bool> resultsStoredByTma() const {
+    SmallVector<bool> stored(stagedResults);
+    for (auto [isStored, input] : llvm::zip_equal(stored, stagedOverInputs))
+      isStored |= input.has_value();
+    return stored;
+  }
+  bool stagesOverInputs() const {
+    return llvm::any_of(stagedOverInputs, [](std::optional<unsigned> input) {
+      return input.has_value();
+    });
+  }
   int64_t ringInputCount() const { return llvm::count(ringInputs, true); }
   /// The ring steps of one tile's epilogue inputs: one per slab and input.
   int64_t epilogueSteps() const { return slabs * ringInputCount(); }

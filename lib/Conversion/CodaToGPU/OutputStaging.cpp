@@ -9,7 +9,10 @@
 // them as one bulk group. Before the buffer is written again that thread
 // waits until the group has read it (cp.async.bulk.wait_group.read 0), and
 // the warpgroup meets at the barrier once more. TMA clips the rows past M
-// and the columns past W, so the writes need no predicates.
+// and the columns past W, so the writes need no predicates. Results staged
+// over ring inputs go out the same way from the ring's boxes, in the
+// slab's last group; the wait before the ring steps are released is the
+// same as the buffer's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,27 +29,18 @@
 using namespace mlir;
 using namespace mlir::coda;
 
-/// Bytes of one 64-row, 64-column box of 16-bit elements.
-constexpr int64_t kBoxBytes = 64 * 64 * 2;
-
 OutputStaging::OutputStaging(OpBuilder &b, Location loc,
                              const GemmKernelPlan &plan,
                              const StagingFrame &frame)
     : b(b), loc(loc), plan(plan), frame(frame),
-      pairs(
-          b, loc,
-          arith::AddIOp::create(b, loc,
-                                memref::ExtractAlignedPointerAsIndexOp::create(
-                                    b, loc, frame.smem),
-                                frame.offset),
-          frame.rowInSlab, frame.quad) {}
+      pairs(b, loc, frame.smem, frame.offset, frame.rowInSlab, frame.quad) {}
 
 Value OutputStaging::index(int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
-int64_t OutputStaging::boxOffset(int64_t slot, int64_t box) const {
-  return slot * 64 * plan.stagingColumns * 2 + box * kBoxBytes;
+int64_t OutputStaging::chunkOffset(int64_t slot) const {
+  return slot * 64 * plan.stagingColumns * 2;
 }
 
 void OutputStaging::meet() {
@@ -74,15 +68,15 @@ void OutputStaging::acquire() {
 
 void OutputStaging::write(int64_t slot, int64_t half, int64_t pair,
                           Value packed) {
-  int64_t column = 8 * pair % plan.stagingColumns;
-  LLVM::StoreOp::create(
-      b, loc, packed,
-      pairs.pointer(b, loc, column % 64 / 8,
-                    boxOffset(slot, column / 64) + half * 8 * 128),
-      4);
+  LLVM::StoreOp::create(b, loc, packed,
+                        pairs.pointerInRun(b, loc,
+                                           8 * pair % plan.stagingColumns, half,
+                                           chunkOffset(slot)),
+                        4);
 }
 
-void OutputStaging::flush(int64_t slab, int64_t column) {
+void OutputStaging::flush(int64_t slab, std::optional<int64_t> column,
+                          ArrayRef<BoxesOverInput> overInputs) {
   NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKind::async_shared,
       NVVM::SharedSpaceAttr::get(b.getContext(),
@@ -94,13 +88,12 @@ void OutputStaging::flush(int64_t slab, int64_t column) {
     Value row = arith::AddIOp::create(b, loc, frame.slabRow0, index(64 * slab));
     Value rowInside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                             row, frame.rows);
-    int64_t slot = 0;
-    for (auto [result, map] : llvm::enumerate(frame.maps)) {
-      if (!map)
-        continue;
-      for (int64_t box = 0; box < plan.stagingColumns / 64; ++box) {
+    // `boxes` 64 x 64 boxes from shared-memory byte offset `offset` to
+    // tile columns `first`, `first` + 64, ...
+    auto store = [&](Value map, Value offset, int64_t first, int64_t boxes) {
+      for (int64_t box = 0; box < boxes; ++box) {
         Value outputColumn =
-            arith::AddIOp::create(b, loc, frame.n0, index(column + 64 * box));
+            arith::AddIOp::create(b, loc, frame.n0, index(first + 64 * box));
         Value inside = arith::AndIOp::create(
             b, loc, rowInside,
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
@@ -109,16 +102,27 @@ void OutputStaging::flush(int64_t slab, int64_t column) {
         auto boxType =
             MemRefType::get({64, 64}, tensorMap.getTensor().getElementType(),
                             MemRefLayoutAttrInterface(), workgroup);
-        Value offset = arith::AddIOp::create(b, loc, frame.offset,
-                                             index(boxOffset(slot, box)));
-        Value source = memref::ViewOp::create(b, loc, boxType, frame.smem,
-                                              offset, ValueRange());
+        Value source = memref::ViewOp::create(
+            b, loc, boxType, frame.smem,
+            arith::AddIOp::create(b, loc, offset,
+                                  index(box * kSwizzledBoxBytes)),
+            ValueRange());
         // TMA coordinates are innermost first: (column, row).
         nvgpu::TmaAsyncStoreOp::create(b, loc, source, map,
                                        ValueRange{outputColumn, row}, inside);
       }
-      ++slot;
+    };
+    if (column) {
+      int64_t slot = 0;
+      for (auto [map, staged] : llvm::zip_equal(frame.maps, plan.stagedResults))
+        if (staged)
+          store(map,
+                arith::AddIOp::create(b, loc, frame.offset,
+                                      index(chunkOffset(slot++))),
+                *column, plan.stagingColumns / 64);
     }
+    for (const BoxesOverInput &boxes : overInputs)
+      store(boxes.map, boxes.offset, 0, kTileN / 64);
     NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
     scf::YieldOp::create(b, loc);
   });

@@ -31,9 +31,17 @@ struct StagingFrame {
   SmallVector<Value> maps;
 };
 
+/// A result staged over an input loaded through the ring: its tensor map,
+/// and the shared-memory byte offset of the consumer's two 64 x 64 boxes
+/// of the slab's step.
+struct BoxesOverInput {
+  Value map, offset;
+};
+
 /// The staging buffer of one consumer warpgroup: per staged result, a chunk
 /// of 64 rows by plan.stagingColumns columns in swizzled boxes of 64
-/// columns (SwizzledPairs, the layout of the results' TMA boxes).
+/// columns (SwizzledPairs, the layout of the results' TMA boxes). It also
+/// sends out the results staged over inputs loaded through the ring.
 class OutputStaging {
 public:
   OutputStaging(OpBuilder &b, Location loc, const GemmKernelPlan &plan,
@@ -46,9 +54,12 @@ public:
   /// at the thread's row `half` (0: upper, 1: lower) and tile column pair
   /// 8 · `pair` + 2 · quad.
   void write(int64_t slot, int64_t half, int64_t pair, Value packed);
-  /// Stores the chunk of slab `slab` that starts at tile column `column`:
-  /// one TMA store per staged result and 64-column box inside the tensors.
-  void flush(int64_t slab, int64_t column);
+  /// Stores the chunk of slab `slab` that starts at tile column `column`
+  /// (none: the buffer holds nothing), and the slab's boxes of the results
+  /// staged over inputs: one TMA store per 64-column box inside the
+  /// tensors, all in one bulk group.
+  void flush(int64_t slab, std::optional<int64_t> column,
+             ArrayRef<BoxesOverInput> overInputs = {});
   /// The chunk that holds tile column pair 8 · `pair`.
   int64_t chunkOf(int64_t pair) const { return 8 * pair / plan.stagingColumns; }
 
@@ -60,9 +71,9 @@ private:
   Value index(int64_t value);
   /// The warpgroup's named barrier.
   void meet();
-  /// Bytes from the buffer's start to 64-column box `box` of staged result
-  /// number `slot`.
-  int64_t boxOffset(int64_t slot, int64_t box) const;
+  /// Bytes from the buffer's start to the chunk of staged result number
+  /// `slot`.
+  int64_t chunkOffset(int64_t slot) const;
 
   OpBuilder &b;
   Location loc;

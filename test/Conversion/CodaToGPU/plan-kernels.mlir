@@ -46,15 +46,24 @@ func.func @swiglu(%h: tensor<?x64xbf16>, %wg: tensor<128x64xbf16>, %wu: tensor<1
 // -----
 
 // Three 16-bit tile results beside two tile inputs read through the ring:
-// at 4 slots of 48 KiB two results fit in staging, so the ring gives a slot
-// up and all three are staged; a plan that fixes the stages keeps them, and
-// without ring inputs the ring keeps its slots (the third result is stored
-// from registers).
+// at 4 slots of 48 KiB only two results fit in the staging buffer, so the
+// first two are staged over the ring inputs' boxes and the third takes the
+// buffer in 64-column chunks (4 x 48 + 2 x 8 + 1 KiB); a plan that fixes
+// the stages does the same. Five results are too many for that (three
+// 64-column chunks need 48 KiB), so the ring gives a slot up and all five
+// take the buffer; without ring inputs the ring keeps its slots (the third
+// result is stored from registers).
 // CHECK-LABEL: func.func @three_results_ring_inputs
+//       CHECK:   coda.plan = {boxes = 1 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 4 : i64}
+//       CHECK:   coda.plan = {boxes = 1 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 4 : i64}
 //       CHECK:   coda.plan = {boxes = 1 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 3 : i64}
 //       CHECK:   coda.plan = {boxes = 1 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 4 : i64}
-//       CHECK:   coda.plan = {boxes = 1 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 4 : i64}
-func.func @three_results_ring_inputs(%dy: tensor<?x64xbf16>, %w: tensor<64x256xbf16>, %g: tensor<?x256xbf16>, %u: tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) {
+// FOLLOWED-LABEL: func.func @three_results_ring_inputs
+//       FOLLOWED:   coda.launch = {block = 384 : i64, input_tensor_map_rows = array<i64: 64, 64>, persistent = true, result_tensor_map_rows = array<i64: 64, 64, 64>, rows_per_tile = 256 : i64, schedule = "cooperative", shared_bytes = 214016 : i64, stages = 4 : i64
+//       FOLLOWED:   coda.launch = {block = 384 : i64, input_tensor_map_rows = array<i64: 64, 64>, persistent = true, result_tensor_map_rows = array<i64: 64, 64, 64>, rows_per_tile = 256 : i64, schedule = "cooperative", shared_bytes = 214016 : i64, stages = 4 : i64
+//       FOLLOWED:   coda.launch = {block = 384 : i64, input_tensor_map_rows = array<i64: 64, 64>, persistent = true, result_tensor_map_rows = array<i64: 64, 64, 64, 64, 64>, rows_per_tile = 256 : i64, schedule = "cooperative", shared_bytes = 230400 : i64, stages = 3 : i64
+//       FOLLOWED:   coda.launch = {block = 384 : i64, input_tensor_map_rows = array<i64>, persistent = true, result_tensor_map_rows = array<i64: 64, 64, 0>, rows_per_tile = 256 : i64, schedule = "cooperative", shared_bytes = 230400 : i64, stages = 4 : i64
+func.func @three_results_ring_inputs(%dy: tensor<?x64xbf16>, %w: tensor<64x256xbf16>, %g: tensor<?x256xbf16>, %u: tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) {
   %r:3 = coda.gemm %dy, [%w] inputs(%g, %u) {b_layout = "kn"} : (tensor<?x64xbf16>, tensor<64x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) {
   ^bb0(%acc: tensor<?x256xf32>, %ga: tensor<?x256xf32>, %ua: tensor<?x256xf32>):
     %dg = coda.mul %acc, %ua : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
@@ -69,13 +78,43 @@ func.func @three_results_ring_inputs(%dy: tensor<?x64xbf16>, %w: tensor<64x256xb
     %o = coda.swiglu %ga, %ua : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
     coda.yield %dg, %du, %o : tensor<?x256xf32>, tensor<?x256xf32>, tensor<?x256xf32>
   }
+  %f:5 = coda.gemm %dy, [%w] inputs(%g, %u) {b_layout = "kn"} : (tensor<?x64xbf16>, tensor<64x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) {
+  ^bb0(%acc: tensor<?x256xf32>, %ga: tensor<?x256xf32>, %ua: tensor<?x256xf32>):
+    %dg = coda.mul %acc, %ua : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %du = coda.mul %acc, %ga : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %o = coda.swiglu %ga, %ua : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %s = coda.silu %acc : (tensor<?x256xf32>) -> tensor<?x256xf32>
+    %t = coda.scale %acc {factor = 2.0 : f32} : (tensor<?x256xf32>) -> tensor<?x256xf32>
+    coda.yield %dg, %du, %o, %s, %t : tensor<?x256xf32>, tensor<?x256xf32>, tensor<?x256xf32>, tensor<?x256xf32>, tensor<?x256xf32>
+  }
   %q:3 = coda.gemm %dy, [%w] {b_layout = "kn"} : (tensor<?x64xbf16>, tensor<64x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) {
   ^bb0(%acc: tensor<?x256xf32>):
     %s = coda.silu %acc : (tensor<?x256xf32>) -> tensor<?x256xf32>
     %t = coda.scale %acc {factor = 2.0 : f32} : (tensor<?x256xf32>) -> tensor<?x256xf32>
     coda.yield %acc, %s, %t : tensor<?x256xf32>, tensor<?x256xf32>, tensor<?x256xf32>
   }
-  return %r#0, %r#1, %r#2, %p#0, %p#1, %p#2, %q#0, %q#1, %q#2 : tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>
+  return %r#0, %r#1, %r#2, %p#0, %p#1, %p#2, %f#0, %f#4, %q#0, %q#1, %q#2 : tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>
+}
+
+// -----
+
+// A RoPE reads an input's pairs head_dim / 2 columns away, which another
+// batch may have overwritten, so results are not staged over the ring
+// inputs there: the ring gives a slot up instead.
+// CHECK-LABEL: func.func @rope_reads_ahead
+//       CHECK:   coda.plan = {boxes = 1 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 3 : i64}
+// FOLLOWED-LABEL: func.func @rope_reads_ahead
+//       FOLLOWED:   coda.launch = {block = 384 : i64, input_tensor_map_rows = array<i64: 64, 64, 0, 0>, persistent = true, result_tensor_map_rows = array<i64: 64, 64, 64>, rows_per_tile = 256 : i64, schedule = "cooperative", shared_bytes = 197632 : i64, stages = 3 : i64
+func.func @rope_reads_ahead(%dy: tensor<?x64xbf16>, %w: tensor<64x256xbf16>, %g: tensor<?x256xbf16>, %u: tensor<?x256xbf16>, %cos: tensor<?x32xf32>, %sin: tensor<?x32xf32>) -> (tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) {
+  %r:3 = coda.gemm %dy, [%w] inputs(%g, %u, %cos, %sin) {b_layout = "kn"} : (tensor<?x64xbf16>, tensor<64x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x32xf32>, tensor<?x32xf32>) -> (tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) {
+  ^bb0(%acc: tensor<?x256xf32>, %ga: tensor<?x256xf32>, %ua: tensor<?x256xf32>, %c: tensor<?x32xf32>, %s: tensor<?x32xf32>):
+    %rot = coda.rope %ga, %c, %s {head_dim = 64 : i64} : (tensor<?x256xf32>, tensor<?x32xf32>, tensor<?x32xf32>) -> tensor<?x256xf32>
+    %dg = coda.mul %acc, %rot : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %du = coda.mul %acc, %ga : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %o = coda.swiglu %ga, %ua : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    coda.yield %dg, %du, %o : tensor<?x256xf32>, tensor<?x256xf32>, tensor<?x256xf32>
+  }
+  return %r#0, %r#1, %r#2 : tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>
 }
 
 // -----

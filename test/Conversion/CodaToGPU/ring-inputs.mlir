@@ -64,3 +64,48 @@ func.func @two_boxes(%h: tensor<?x64xbf16>, %wg: tensor<256x64xbf16>, %wu: tenso
   }
   return %y : tensor<?x256xbf16>
 }
+
+// -----
+
+// Three bf16 results beside two ring inputs, where the staging buffer
+// holds only two at 4 slots: the gradients are staged over the inputs'
+// boxes, each thread writing its pair where it read the input's, and only
+// the SwiGLU output takes the buffer (64-column chunks). At the slab's end
+// one bulk group stores the output's last chunk and each gradient's two
+// boxes from the ring steps; the first thread waits until the group has
+// read them and the warpgroup meets before its warps release the steps.
+// CHECK-LABEL: func.func @results_over_inputs
+//       CHECK:   input_tensor_map_rows = array<i64: 64, 64>, {{.*}}result_tensor_map_rows = array<i64: 64, 64, 64>, {{.*}}shared_bytes = 214016 : i64, stages = 4 : i64
+//       CHECK:   gpu.func @results_over_inputs_gemm0
+//       CHECK:     %[[DG:.+]] = builtin.unrealized_conversion_cast %arg5 : !llvm.ptr to !nvgpu.tensormap.descriptor
+//       CHECK:     %[[DU:.+]] = builtin.unrealized_conversion_cast %arg6 : !llvm.ptr to !nvgpu.tensormap.descriptor
+//       CHECK:     %[[O:.+]] = builtin.unrealized_conversion_cast %arg7 : !llvm.ptr to !nvgpu.tensormap.descriptor
+//       CHECK:     llvm.load {{.*}} : !llvm.ptr<3> -> vector<2xbf16>
+//       CHECK:     llvm.store {{.*}} : vector<2xbf16>, !llvm.ptr<3>
+//       CHECK:     nvgpu.tma.async.store %{{.+}} to %[[O]][
+//       CHECK:     nvvm.cp.async.bulk.commit.group
+//       CHECK:     nvvm.fence.proxy
+//       CHECK:     nvgpu.tma.async.store %{{.+}} to %[[O]][
+//   CHECK-NOT:     nvvm.cp.async.bulk.commit.group
+//       CHECK:     nvgpu.tma.async.store %{{.+}} to %[[DG]][
+//   CHECK-NOT:     nvvm.cp.async.bulk.commit.group
+//       CHECK:     nvgpu.tma.async.store %{{.+}} to %[[DG]][
+//   CHECK-NOT:     nvvm.cp.async.bulk.commit.group
+//       CHECK:     nvgpu.tma.async.store %{{.+}} to %[[DU]][
+//   CHECK-NOT:     nvvm.cp.async.bulk.commit.group
+//       CHECK:     nvgpu.tma.async.store %{{.+}} to %[[DU]][
+//  CHECK-NEXT:     nvvm.cp.async.bulk.commit.group
+//       CHECK:     nvvm.cp.async.bulk.wait_group 0 {read}
+//       CHECK:     nvvm.barrier
+//       CHECK:     nvgpu.mbarrier.arrive
+//  CHECK-NEXT:     nvgpu.mbarrier.arrive
+func.func @results_over_inputs(%dy: tensor<?x64xbf16>, %w: tensor<64x256xbf16>, %g: tensor<?x256xbf16>, %u: tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) {
+  %r:3 = coda.gemm %dy, [%w] inputs(%g, %u) {b_layout = "kn"} : (tensor<?x64xbf16>, tensor<64x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) {
+  ^bb0(%acc: tensor<?x256xf32>, %ga: tensor<?x256xf32>, %ua: tensor<?x256xf32>):
+    %dg = coda.mul %acc, %ua : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %du = coda.mul %acc, %ga : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %o = coda.swiglu %ga, %ua : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    coda.yield %dg, %du, %o : tensor<?x256xf32>, tensor<?x256xf32>, tensor<?x256xf32>
+  }
+  return %r#0, %r#1, %r#2 : tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>
+}
