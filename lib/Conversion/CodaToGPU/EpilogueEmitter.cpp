@@ -460,6 +460,20 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
   std::optional<OutputStaging> staging;
   if (plan.stagingColumns || plan.stagesOverInputs())
     staging.emplace(b, loc, plan, frame.staging);
+  // A slab whose ring steps hold results staged over inputs keeps them
+  // until those stores have read them. Where the ring holds every slab's
+  // steps at once, the wait is deferred to the next slab's middle (or the
+  // tile's end), so that the stores read while it computes (NOTES §52);
+  // else the next slab's steps need these slots and the wait is at once.
+  std::optional<int64_t> heldSlab;
+  auto releaseHeldSlab = [&] {
+    staging->awaitReads();
+    if (frame.leaveSlab)
+      frame.leaveSlab(*heldSlab);
+    heldSlab.reset();
+  };
+  bool defersRelease = plan.stages >= plan.epilogueSteps();
+  int64_t batches = order.size() / kPairsPerBatch;
   for (int64_t slab = 0; slab < plan.slabs; ++slab) {
     MutableArrayRef<RowState> rowGroup =
         MutableArrayRef<RowState>(rowStates).slice(2 * slab, 2);
@@ -469,12 +483,12 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
     for (RowState &state : rowGroup)
       state.evaluator->setRingInputs(ringInputs);
     std::optional<int64_t> chunk;
-    for (ArrayRef<int64_t> batch :
-         llvm::map_range(llvm::seq<int64_t>(0, order.size() / kPairsPerBatch),
-                         [&](int64_t i) {
-                           return ArrayRef<int64_t>(order).slice(
-                               i * kPairsPerBatch, kPairsPerBatch);
-                         })) {
+    for (int64_t batchIndex = 0; batchIndex < batches; ++batchIndex) {
+      ArrayRef<int64_t> batch = ArrayRef<int64_t>(order).slice(
+          batchIndex * kPairsPerBatch, kPairsPerBatch);
+      // Halfway through the slab, before its next chunk goes out.
+      if (heldSlab && batchIndex == batches / 2)
+        releaseHeldSlab();
       // A new chunk: the previous one goes out now, and the buffer is
       // acquired (waiting until that store has read it) only after this
       // batch's values, which overlap the wait.
@@ -614,11 +628,13 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
                      overInputs);
     if (!blockSums.empty())
       storeBlockSums(rowGroup[0]);
-    // The ring steps hold results until their stores have read them.
-    if (!overInputs.empty())
-      staging->acquire();
-    if (frame.leaveSlab)
+    if (!overInputs.empty()) {
+      heldSlab = slab;
+      if (!defersRelease)
+        releaseHeldSlab();
+    } else if (frame.leaveSlab) {
       frame.leaveSlab(slab);
+    }
   }
 
   // Partial reductions: the four lanes of the quad that share a row combine
@@ -704,6 +720,8 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
         scf::YieldOp::create(b, loc);
       });
     }
+  if (heldSlab)
+    releaseHeldSlab();
 }
 
 void mlir::coda::emitEpilogue(OpBuilder &b, Location loc, GemmOp gemm,

@@ -7,12 +7,13 @@
 // (fence.proxy.async.shared::cta) and meets the others at the warpgroup's
 // named barrier; then the first thread issues the TMA stores and commits
 // them as one bulk group. Before the buffer is written again that thread
-// waits until the group has read it (cp.async.bulk.wait_group.read 0), and
+// waits until the group has read it (cp.async.bulk.wait_group.read), and
 // the warpgroup meets at the barrier once more. TMA clips the rows past M
 // and the columns past W, so the writes need no predicates. Results staged
-// over ring inputs go out the same way from the ring's boxes, in the
-// slab's last group; the wait before the ring steps are released is the
-// same as the buffer's.
+// over ring inputs go out the same way from the ring's boxes, in a group
+// of their own after the slab's last chunk, so that the buffer can be
+// acquired while they are still being read; the ring steps are released
+// once they have been (awaitReads).
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,19 +51,26 @@ void OutputStaging::meet() {
       NVVM::BarrierReductionAttr(), Value());
 }
 
-/// On the warpgroup's first thread, waits until its bulk stores have read
-/// shared memory (`untilRead`) or have completed.
+/// On the warpgroup's first thread, waits until all but its `pending` most
+/// recent bulk groups have read shared memory (`untilRead`) or have
+/// completed.
 static void waitForStores(OpBuilder &b, Location loc, Value leader,
-                          bool untilRead) {
+                          bool untilRead, int64_t pending = 0) {
   scf::IfOp::create(b, loc, leader, [&](OpBuilder &, Location) {
     NVVM::CpAsyncBulkWaitGroupOp::create(
-        b, loc, 0, untilRead ? b.getUnitAttr() : UnitAttr());
+        b, loc, pending, untilRead ? b.getUnitAttr() : UnitAttr());
     scf::YieldOp::create(b, loc);
   });
 }
 
 void OutputStaging::acquire() {
+  waitForStores(b, loc, frame.leader, /*untilRead=*/true, groupsAfterBuffer);
+  meet();
+}
+
+void OutputStaging::awaitReads() {
   waitForStores(b, loc, frame.leader, /*untilRead=*/true);
+  groupsAfterBuffer = 0;
   meet();
 }
 
@@ -120,12 +128,19 @@ void OutputStaging::flush(int64_t slab, std::optional<int64_t> column,
                 arith::AddIOp::create(b, loc, frame.offset,
                                       index(chunkOffset(slot++))),
                 *column, plan.stagingColumns / 64);
+      NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
     }
-    for (const BoxesOverInput &boxes : overInputs)
-      store(boxes.map, boxes.offset, 0, kTileN / 64);
-    NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+    if (!overInputs.empty()) {
+      for (const BoxesOverInput &boxes : overInputs)
+        store(boxes.map, boxes.offset, 0, kTileN / 64);
+      NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+    }
     scf::YieldOp::create(b, loc);
   });
+  if (column)
+    groupsAfterBuffer = 0;
+  if (!overInputs.empty())
+    ++groupsAfterBuffer;
 }
 
 void OutputStaging::drain(OpBuilder &b, Location loc, Value leader) {

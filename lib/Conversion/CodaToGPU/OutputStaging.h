@@ -48,16 +48,21 @@ public:
                 const StagingFrame &frame);
 
   /// Waits until the buffer is free: the warpgroup's previous TMA stores
-  /// have read it.
+  /// of the buffer have read it (those of results staged over inputs
+  /// committed since may still be reading).
   void acquire();
+  /// Waits until every TMA store the warpgroup issued has read shared
+  /// memory, and meets the warpgroup: the ring steps that held results
+  /// staged over inputs may be released.
+  void awaitReads();
   /// Writes `packed` (two 16-bit elements) of staged result number `slot`
   /// at the thread's row `half` (0: upper, 1: lower) and tile column pair
   /// 8 · `pair` + 2 · quad.
   void write(int64_t slot, int64_t half, int64_t pair, Value packed);
   /// Stores the chunk of slab `slab` that starts at tile column `column`
-  /// (none: the buffer holds nothing), and the slab's boxes of the results
+  /// (none: the buffer holds nothing), then the slab's boxes of the results
   /// staged over inputs: one TMA store per 64-column box inside the
-  /// tensors, all in one bulk group.
+  /// tensors, the buffer's and the inputs' each one bulk group.
   void flush(int64_t slab, std::optional<int64_t> column,
              ArrayRef<BoxesOverInput> overInputs = {});
   /// The chunk that holds tile column pair 8 · `pair`.
@@ -81,6 +86,9 @@ private:
   const StagingFrame &frame;
   /// The thread's pairs in the buffer's boxes.
   SwizzledPairs pairs;
+  /// The bulk groups committed after the buffer's last one and not waited
+  /// for since (the code is straight-line, so this is static).
+  int64_t groupsAfterBuffer = 0;
 };
 
 } // namespace mlir::coda

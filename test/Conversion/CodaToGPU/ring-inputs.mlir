@@ -70,10 +70,13 @@ func.func @two_boxes(%h: tensor<?x64xbf16>, %wg: tensor<256x64xbf16>, %wu: tenso
 // Three bf16 results beside two ring inputs, where the staging buffer
 // holds only two at 4 slots: the gradients are staged over the inputs'
 // boxes, each thread writing its pair where it read the input's, and only
-// the SwiGLU output takes the buffer (64-column chunks). At the slab's end
-// one bulk group stores the output's last chunk and each gradient's two
-// boxes from the ring steps; the first thread waits until the group has
-// read them and the warpgroup meets before its warps release the steps.
+// the SwiGLU output takes the buffer (64-column chunks). At a slab's end
+// the output's last chunk goes out as one bulk group and each gradient's
+// two boxes from the ring steps as another. The ring holds both slabs'
+// steps, so the next slab's buffer waits only for the older group, and
+// the slab's steps are released halfway through the next slab, once the
+// first thread has seen every store read and the warpgroup has met; the
+// last slab's at the tile's end.
 // CHECK-LABEL: func.func @results_over_inputs
 //       CHECK:   input_tensor_map_rows = array<i64: 64, 64>, {{.*}}result_tensor_map_rows = array<i64: 64, 64, 64>, {{.*}}shared_bytes = 214016 : i64, stages = 4 : i64
 //       CHECK:   gpu.func @results_over_inputs_gemm0
@@ -82,19 +85,37 @@ func.func @two_boxes(%h: tensor<?x64xbf16>, %wg: tensor<256x64xbf16>, %wu: tenso
 //       CHECK:     %[[O:.+]] = builtin.unrealized_conversion_cast %arg7 : !llvm.ptr to !nvgpu.tensormap.descriptor
 //       CHECK:     llvm.load {{.*}} : !llvm.ptr<3> -> vector<2xbf16>
 //       CHECK:     llvm.store {{.*}} : vector<2xbf16>, !llvm.ptr<3>
+// Slab 0: the output's first chunk, then at the slab's end its second and
+// the gradients' boxes.
 //       CHECK:     nvgpu.tma.async.store %{{.+}} to %[[O]][
-//       CHECK:     nvvm.cp.async.bulk.commit.group
-//       CHECK:     nvvm.fence.proxy
+//  CHECK-NEXT:     nvvm.cp.async.bulk.commit.group
 //       CHECK:     nvgpu.tma.async.store %{{.+}} to %[[O]][
-//   CHECK-NOT:     nvvm.cp.async.bulk.commit.group
+//  CHECK-NEXT:     nvvm.cp.async.bulk.commit.group
 //       CHECK:     nvgpu.tma.async.store %{{.+}} to %[[DG]][
-//   CHECK-NOT:     nvvm.cp.async.bulk.commit.group
 //       CHECK:     nvgpu.tma.async.store %{{.+}} to %[[DG]][
-//   CHECK-NOT:     nvvm.cp.async.bulk.commit.group
 //       CHECK:     nvgpu.tma.async.store %{{.+}} to %[[DU]][
-//   CHECK-NOT:     nvvm.cp.async.bulk.commit.group
 //       CHECK:     nvgpu.tma.async.store %{{.+}} to %[[DU]][
 //  CHECK-NEXT:     nvvm.cp.async.bulk.commit.group
+//   CHECK-NOT:     nvgpu.mbarrier.arrive
+// Slab 1: its steps; its first chunk waits for all but the gradients'
+// group; halfway, slab 0's steps are released.
+//       CHECK:     nvgpu.mbarrier.try_wait.parity
+//       CHECK:     nvgpu.mbarrier.try_wait.parity
+//   CHECK-NOT:     nvgpu.mbarrier.arrive
+//       CHECK:     nvvm.cp.async.bulk.wait_group 1 {read}
+//   CHECK-NOT:     nvgpu.mbarrier.arrive
+//       CHECK:     nvvm.cp.async.bulk.wait_group 0 {read}
+//       CHECK:     nvvm.barrier
+//       CHECK:     nvgpu.mbarrier.arrive
+//  CHECK-NEXT:     nvgpu.mbarrier.arrive
+//       CHECK:     nvgpu.tma.async.store %{{.+}} to %[[O]][
+// Slab 1's end, then its steps released at the tile's end.
+//       CHECK:     nvgpu.tma.async.store %{{.+}} to %[[DG]][
+//       CHECK:     nvgpu.tma.async.store %{{.+}} to %[[DG]][
+//       CHECK:     nvgpu.tma.async.store %{{.+}} to %[[DU]][
+//       CHECK:     nvgpu.tma.async.store %{{.+}} to %[[DU]][
+//  CHECK-NEXT:     nvvm.cp.async.bulk.commit.group
+//   CHECK-NOT:     nvgpu.mbarrier.arrive
 //       CHECK:     nvvm.cp.async.bulk.wait_group 0 {read}
 //       CHECK:     nvvm.barrier
 //       CHECK:     nvgpu.mbarrier.arrive
@@ -108,4 +129,35 @@ func.func @results_over_inputs(%dy: tensor<?x64xbf16>, %w: tensor<64x256xbf16>, 
     coda.yield %dg, %du, %o : tensor<?x256xf32>, tensor<?x256xf32>, tensor<?x256xf32>
   }
   return %r#0, %r#1, %r#2 : tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>
+}
+
+// -----
+
+// Six results at a pinned 3 slots: two staged over the ring inputs, four
+// in the buffer. Slab 1's second step needs one of slab 0's slots, so slab
+// 0's steps are released at its end, once their stores have read them.
+// CHECK-LABEL: func.func @over_inputs_three_slots
+//       CHECK:   gpu.func @over_inputs_three_slots_gemm0
+//       CHECK:     %[[DU:.+]] = builtin.unrealized_conversion_cast %arg6 : !llvm.ptr to !nvgpu.tensormap.descriptor
+//       CHECK:     nvgpu.tma.async.store %{{.+}} to %[[DU]][
+//       CHECK:     nvgpu.tma.async.store %{{.+}} to %[[DU]][
+//  CHECK-NEXT:     nvvm.cp.async.bulk.commit.group
+//  CHECK-NEXT:   }
+//       CHECK:     nvvm.cp.async.bulk.wait_group 0 {read}
+//       CHECK:     nvvm.barrier
+//       CHECK:     nvgpu.mbarrier.arrive
+//  CHECK-NEXT:     nvgpu.mbarrier.arrive
+//       CHECK:     nvgpu.mbarrier.try_wait.parity
+func.func @over_inputs_three_slots(%dy: tensor<?x64xbf16>, %w: tensor<64x256xbf16>, %g: tensor<?x256xbf16>, %u: tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) {
+  %r:6 = coda.gemm %dy, [%w] inputs(%g, %u) {b_layout = "kn", coda.plan = {schedule = "cooperative", stages = 3 : i64}} : (tensor<?x64xbf16>, tensor<64x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) {
+  ^bb0(%acc: tensor<?x256xf32>, %ga: tensor<?x256xf32>, %ua: tensor<?x256xf32>):
+    %dg = coda.mul %acc, %ua : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %du = coda.mul %acc, %ga : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %o = coda.swiglu %ga, %ua : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %s = coda.silu %acc : (tensor<?x256xf32>) -> tensor<?x256xf32>
+    %t = coda.scale %acc {factor = 2.0 : f32} : (tensor<?x256xf32>) -> tensor<?x256xf32>
+    %v = coda.add %acc, %ga : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    coda.yield %dg, %du, %o, %s, %t, %v : tensor<?x256xf32>, tensor<?x256xf32>, tensor<?x256xf32>, tensor<?x256xf32>, tensor<?x256xf32>, tensor<?x256xf32>
+  }
+  return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5 : tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>
 }
