@@ -65,13 +65,16 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
     `coda.kernel`.
 
     A GEMM kernel is a CTA of three warpgroups: a producer that gives up
-    registers (setmaxnreg 40) and streams TMA boxes into a ring of `stages`
+    registers (setmaxnreg 24) and streams TMA boxes into a ring of `stages`
     128-byte-swizzled shared-memory slots guarded by "full" and "empty"
-    mbarriers, and two consumers (setmaxnreg 232) that issue
-    `wgmma.mma_async` m64n128k16 from the generator's own shared-memory
-    descriptors, keep f32 accumulators in registers, release each slot once
-    its wgmma group retired, and evaluate the epilogue region on their
-    registers before predicated 4-byte stores. A tile has 128 output columns
+    mbarriers (after a tile's k-tiles, also the 16-bit tiles its epilogue
+    reads at its own columns), and two consumers (setmaxnreg 240) that
+    issue `wgmma.mma_async` m64n128k16 from the generator's own
+    shared-memory descriptors, keep f32 accumulators in registers, release
+    each slot once its wgmma group retired, and evaluate the epilogue
+    region on their registers. 16-bit tile results leave through a staging
+    buffer, or staged over the ring steps of the inputs they were computed
+    from, by TMA stores; the others by predicated 4-byte stores. A tile has 128 output columns
     and 256 rows; when the epilogue reads the accumulator at two column
     shifts (SwiGLU's gate and up, as two B boxes per stage), 128 rows.
     Slices shift the columns, concats split the output into column ranges
@@ -200,9 +203,10 @@ def CodaPlanKernelsPass : Pass<"coda-plan-kernels", "::mlir::ModuleOp"> {
       8, unless the option fixes it (measured: each slot fewer costs 5% or
       more). A kernel whose epilogue reads tile inputs through the ring
       and whose 16-bit tile results do not all fit in the staging the ring
-      leaves gives up one slot (keeping at least 3) when that stages them
-      all: a result stored from registers beside those inputs' values
-      spills.
+      leaves stages results over those inputs' ring steps when that stages
+      them all (not where a RoPE reads pairs of other batches), else gives
+      up one slot (keeping at least 3) when that stages them all: a result
+      stored from registers beside those inputs' values spills.
     * `rows_per_tile` and `boxes`: 256 rows and one weight box per stage,
       or 128 rows and two boxes when the epilogue reads the accumulator at
       two column shifts (SwiGLU's gate and up).
