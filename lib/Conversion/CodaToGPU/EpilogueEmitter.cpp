@@ -302,42 +302,122 @@ Value RowEvaluator::at(Value value, int64_t delta, int64_t s) {
   return result;
 }
 
-/// Emits the epilogue of the output columns of `range`.
-static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
-                      const GemmKernelPlan &plan, const EpilogueFrame &frame,
-                      const EpilogueRange &range) {
-  auto index = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, value);
-  };
-  auto yield = cast<YieldOp>(gemm.getBody().getTerminator());
-  Type f32 = b.getF32Type();
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-  Value lowest = arith::ConstantOp::create(
-      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
-  // "max" and "lse" keep the running maximum of the thread's columns (the
-  // log-sum-exp sums exp(x - max) in a second pass); the others a sum.
-  auto reducesToMax = [](Operation *op) {
-    auto partial = dyn_cast<PartialReduceOp>(op);
-    return partial &&
-           (partial.getKind() == "max" || partial.getKind() == "lse");
-  };
-  // The value a partial reduces or gathers from.
-  auto partialSource = [](Operation *op) {
-    return getPartialsSource(op->getResult(0));
-  };
-  Value columnBase = arith::AddIOp::create(
-      b, loc, frame.n0, arith::MulIOp::create(b, loc, frame.quad, index(2)));
-  Value tile = arith::DivUIOp::create(b, loc, frame.n0, index(kTileN));
+namespace {
+/// Emits the epilogue of the output columns of one range, a slab at a time:
+/// its two rows together, columns in batches. A batch's values come first,
+/// so that its loads are in flight together, then its writes and its terms
+/// of the partial sums; a batch's accumulator registers are dead after it.
+/// Staged results go out chunk by chunk: the visiting order finishes a
+/// chunk's pairs before the next chunk's (planOutputStaging).
+class RangeEmitter {
+public:
+  RangeEmitter(OpBuilder &b, Location loc, GemmOp gemm,
+               const GemmKernelPlan &plan, const EpilogueFrame &frame,
+               const EpilogueRange &range);
 
-  // The thread's rows: two per slab. Each keeps its evaluator (memoized
-  // values and loads) and its running partial sums.
+  void emit();
+
+private:
+  /// One of the thread's rows, two per slab: its evaluator (memoized
+  /// values and loads) and its running partial sums.
   struct RowState {
     Value row, inside;
     std::unique_ptr<RowEvaluator> evaluator;
     /// Each partial_reduce or partial_gather with its running value.
     SmallVector<std::pair<Operation *, Value>> sums;
   };
+
+  Value index(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+  /// "max" and "lse" keep the running maximum of the thread's columns (the
+  /// log-sum-exp sums exp(x - max) in a second pass); the others a sum.
+  static bool reducesToMax(Operation *op) {
+    auto partial = dyn_cast<PartialReduceOp>(op);
+    return partial &&
+           (partial.getKind() == "max" || partial.getKind() == "lse");
+  }
+  /// The value a partial reduces or gathers from.
+  static Value partialSource(Operation *op) {
+    return getPartialsSource(op->getResult(0));
+  }
+  /// The column pairs in the order they are visited: a "half" RoPE's
+  /// partners (head_dim / 16 pairs apart) next to each other, so that both
+  /// are done with together.
+  SmallVector<int64_t> visitingOrder();
+
+  /// Adds the thread's two rows of a slab at column pair `j` to the block
+  /// sums (addSlabRows), and after the slab, sums them across the eight
+  /// lanes of each quad position and stores the block's column pairs
+  /// (storeBlockSums).
+  void addSlabRows(RowState &upper, RowState &lower, int64_t j);
+  void storeBlockSums(RowState &upper);
+
+  /// One batch of slab `slab`'s column pairs.
+  void emitBatch(int64_t slab, int64_t batchIndex, ArrayRef<int64_t> batch);
+  /// The terms of column pair `j` of `state`'s row in its partials.
+  void addPartialTerms(RowState &state, int64_t j, Value column,
+                       Value columnInside);
+  /// The tile results' `pairs` of column pair `j` of `state`'s row (half
+  /// `half` of its slab), narrowed to their element types: into the
+  /// staging buffer, over the ring inputs, or stored from registers.
+  void writeResults(RowState &state, int64_t half, int64_t j,
+                    ArrayRef<std::pair<Value, Value>> pairs, Value column,
+                    Value columnInside);
+  /// After slab `slab`'s batches: its last chunk and its results over
+  /// inputs go out, its block sums are stored, and its ring steps are
+  /// released (or held, releaseHeldSlab).
+  void finishSlab(int64_t slab);
+  /// Releases the ring steps of the slab that holds results staged over
+  /// inputs, once their stores have read them.
+  void releaseHeldSlab();
+  /// The partial reductions: the four lanes of the quad that share a row
+  /// combine their sums; the quad's first lane stores the row's partial of
+  /// this tile at [row, n0 / 128].
+  void storePartials();
+
+  OpBuilder &b;
+  Location loc;
+  GemmOp gemm;
+  const GemmKernelPlan &plan;
+  const EpilogueFrame &frame;
+  YieldOp yield;
+  Type f32;
+  Value zero, lowest, columnBase, tile, firstQuad;
   SmallVector<RowState> rowStates;
+  /// Sums over the rows of a block: a warp's 16 rows of a slab, the lanes
+  /// that share a quad position holding the same columns.
+  SmallVector<PartialSumRowsOp> blockSums;
+  /// Per block sum, per column pair j of the slab: the thread's sums.
+  SmallVector<SmallVector<std::array<Value, 2>>> slabSums;
+  SmallVector<int64_t> order;
+  std::optional<OutputStaging> staging;
+  /// The current slab's ring inputs and staging chunk.
+  SmallVector<std::optional<RingInputBoxes>> ringInputs;
+  std::optional<int64_t> chunk;
+  /// A slab whose ring steps hold results staged over inputs keeps them
+  /// until those stores have read them. Where the ring holds every slab's
+  /// steps at once, the wait is deferred to the next slab's middle (or the
+  /// tile's end), so that the stores read while it computes (NOTES §52);
+  /// else the next slab's steps need these slots and the wait is at once.
+  std::optional<int64_t> heldSlab;
+  bool defersRelease;
+};
+} // namespace
+
+RangeEmitter::RangeEmitter(OpBuilder &b, Location loc, GemmOp gemm,
+                           const GemmKernelPlan &plan,
+                           const EpilogueFrame &frame,
+                           const EpilogueRange &range)
+    : b(b), loc(loc), gemm(gemm), plan(plan), frame(frame),
+      yield(cast<YieldOp>(gemm.getBody().getTerminator())),
+      f32(b.getF32Type()) {
+  zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  lowest = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+  columnBase = arith::AddIOp::create(
+      b, loc, frame.n0, arith::MulIOp::create(b, loc, frame.quad, index(2)));
+  tile = arith::DivUIOp::create(b, loc, frame.n0, index(kTileN));
   for (int64_t slab = 0; slab < plan.slabs; ++slab)
     for (int64_t half = 0; half < 2; ++half) {
       RowState &state = rowStates.emplace_back();
@@ -354,91 +434,21 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
               {partial, reducesToMax(partial) ? lowest : zero});
       }
     }
-
-  // Sums over the rows of a block: a warp's 16 rows of a slab, the lanes
-  // that share a quad position holding the same columns. Each batch adds
-  // the thread's two rows of the slab (addSlabRows); after the slab, the
-  // eight lanes of each quad position add theirs, all columns' shuffles in
-  // flight together, and lanes 0-3 store the block's column pairs at
-  // [(row of the block's first lane) / 16, column] (storeBlockSums).
-  SmallVector<PartialSumRowsOp> blockSums;
   for (Value value : yield.getValues())
     if (auto sums = value.getDefiningOp<PartialSumRowsOp>())
       blockSums.push_back(sums);
-  // Per block sum, per column pair j of the slab: the thread's sums.
-  SmallVector<SmallVector<std::array<Value, 2>>> slabSums(
-      blockSums.size(), SmallVector<std::array<Value, 2>>(kOffsetsPerRow / 2));
-  auto addSlabRows = [&](RowState &upper, RowState &lower, int64_t j) {
-    for (auto [sums, columns] : llvm::zip_equal(blockSums, slabSums)) {
-      for (auto [e, sum] : llvm::enumerate(columns[j])) {
-        sum = zero;
-        for (RowState *state : {&upper, &lower})
-          sum = arith::AddFOp::create(
-              b, loc, sum,
-              arith::SelectOp::create(
-                  b, loc, state->inside,
-                  state->evaluator->at(sums.getX(), 0, 8 * j + int64_t(e)),
-                  zero));
-      }
-    }
-  };
-  Value firstQuad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          frame.lane, index(4));
-  auto storeBlockSums = [&](RowState &upper) {
-    // The block's first row: the upper row of lane 0, a multiple of 16.
-    Value blockRow = arith::SubIOp::create(
-        b, loc, upper.row,
-        arith::DivUIOp::create(b, loc, frame.lane, index(4)));
-    Value rowInside = arith::AndIOp::create(
-        b, loc, firstQuad,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, blockRow,
-                              frame.rows));
-    Value rowStart = arith::MulIOp::create(
-        b, loc,
-        arith::DivUIOp::create(b, loc, blockRow,
-                               index(PartialSumRowsOp::kEpilogueBlockRows)),
-        index(plan.width));
-    for (auto [sums, columns] : llvm::zip_equal(blockSums, slabSums)) {
-      Value output =
-          frame.outputs[llvm::find(yield.getValues(), sums.getResult()) -
-                        yield.getValues().begin()];
-      // The lanes' sums first, all of them in flight together.
-      SmallVector<Value> pairs;
-      for (const std::array<Value, 2> &sum : columns) {
-        Value pair = LLVM::PoisonOp::create(b, loc, VectorType::get({2}, f32));
-        for (auto [e, value] : llvm::enumerate(sum))
-          pair = LLVM::InsertElementOp::create(
-              b, loc, pair, sumAcrossLanes(b, loc, value, {4, 8, 16}),
-              arith::ConstantOp::create(b, loc,
-                                        b.getI32IntegerAttr(int32_t(e))));
-        pairs.push_back(pair);
-      }
-      scf::IfOp::create(b, loc, rowInside, [&](OpBuilder &, Location) {
-        for (int64_t j = 0, e = pairs.size(); j < e; ++j) {
-          Value pair = pairs[j];
-          Value column =
-              arith::AddIOp::create(b, loc, columnBase, index(8 * j));
-          Value columnInside = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::ult, column, index(plan.width));
-          scf::IfOp::create(b, loc, columnInside, [&](OpBuilder &, Location) {
-            LLVM::StoreOp::create(
-                b, loc, pair,
-                getElementAddress(
-                    b, loc, output, f32,
-                    arith::AddIOp::create(b, loc, rowStart, column)),
-                8);
-            scf::YieldOp::create(b, loc);
-          });
-        }
-        scf::YieldOp::create(b, loc);
-      });
-    }
-  };
+  slabSums.assign(blockSums.size(),
+                  SmallVector<std::array<Value, 2>>(kOffsetsPerRow / 2));
+  firstQuad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                    frame.lane, index(4));
+  order = visitingOrder();
+  if (plan.stagingColumns || plan.stagesOverInputs())
+    staging.emplace(b, loc, plan, frame.staging);
+  defersRelease = plan.stages >= plan.epilogueSteps();
+}
 
-  // The column pairs in the order they are visited: a "half" RoPE's
-  // partners (head_dim / 16 pairs apart) next to each other, so that both
-  // are done with together.
-  SmallVector<int64_t> order;
+SmallVector<int64_t> RangeEmitter::visitingOrder() {
+  SmallVector<int64_t> visited;
   int64_t distance = 0;
   gemm.getBody().walk([&](RoPEOp rope) {
     if (rope.getStyle() == "half")
@@ -447,199 +457,260 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
   for (int64_t base = 0; base < kOffsetsPerRow / 2;
        base += distance ? 2 * distance : 1)
     for (int64_t i = 0; i < std::max<int64_t>(distance, 1); ++i) {
-      order.push_back(base + i);
+      visited.push_back(base + i);
       if (distance)
-        order.push_back(base + i + distance);
+        visited.push_back(base + i + distance);
     }
+  return visited;
+}
 
-  // A slab's two rows together, columns in batches: a batch's values
-  // first, so that its loads are in flight together, then its writes and
-  // its terms of the partial sums; a batch's accumulator registers are dead
-  // after it. Staged results go out chunk by chunk: the order above
-  // finishes a chunk's pairs before the next chunk's (planOutputStaging).
-  std::optional<OutputStaging> staging;
-  if (plan.stagingColumns || plan.stagesOverInputs())
-    staging.emplace(b, loc, plan, frame.staging);
-  // A slab whose ring steps hold results staged over inputs keeps them
-  // until those stores have read them. Where the ring holds every slab's
-  // steps at once, the wait is deferred to the next slab's middle (or the
-  // tile's end), so that the stores read while it computes (NOTES §52);
-  // else the next slab's steps need these slots and the wait is at once.
-  std::optional<int64_t> heldSlab;
-  auto releaseHeldSlab = [&] {
-    staging->awaitReads();
-    if (frame.leaveSlab)
-      frame.leaveSlab(*heldSlab);
-    heldSlab.reset();
-  };
-  bool defersRelease = plan.stages >= plan.epilogueSteps();
-  int64_t batches = order.size() / kPairsPerBatch;
-  for (int64_t slab = 0; slab < plan.slabs; ++slab) {
-    MutableArrayRef<RowState> rowGroup =
-        MutableArrayRef<RowState>(rowStates).slice(2 * slab, 2);
-    SmallVector<std::optional<RingInputBoxes>> ringInputs;
-    if (frame.enterSlab)
-      ringInputs = frame.enterSlab(slab);
-    for (RowState &state : rowGroup)
-      state.evaluator->setRingInputs(ringInputs);
-    std::optional<int64_t> chunk;
-    for (int64_t batchIndex = 0; batchIndex < batches; ++batchIndex) {
-      ArrayRef<int64_t> batch = ArrayRef<int64_t>(order).slice(
-          batchIndex * kPairsPerBatch, kPairsPerBatch);
-      // Halfway through the slab, before its next chunk goes out.
-      if (heldSlab && batchIndex == batches / 2)
-        releaseHeldSlab();
-      // A new chunk: the previous one goes out now, and the buffer is
-      // acquired (waiting until that store has read it) only after this
-      // batch's values, which overlap the wait.
-      bool startsChunk =
-          plan.stagingColumns && chunk != staging->chunkOf(batch.front());
-      if (startsChunk) {
-        if (chunk)
-          staging->flush(slab, *chunk * plan.stagingColumns);
-        chunk = staging->chunkOf(batch.front());
-      }
-      SmallVector<SmallVector<std::pair<Value, Value>>> batchPairs;
-      for (RowState &state : rowGroup)
-        for (int64_t j : batch) {
-          SmallVector<std::pair<Value, Value>> &pairs =
-              batchPairs.emplace_back();
-          for (Value value : yield.getValues())
-            if (!getPartialsSource(value))
-              pairs.push_back({state.evaluator->at(value, 0, 8 * j),
-                               state.evaluator->at(value, 0, 8 * j + 1)});
-          for (auto &[partial, sum] : state.sums) {
-            state.evaluator->at(partialSource(partial), 0, 8 * j);
-            state.evaluator->at(partialSource(partial), 0, 8 * j + 1);
-          }
-          for (PartialSumRowsOp sums : blockSums) {
-            state.evaluator->at(sums.getX(), 0, 8 * j);
-            state.evaluator->at(sums.getX(), 0, 8 * j + 1);
-          }
-        }
-      if (startsChunk)
-        staging->acquire();
-      auto pairs = batchPairs.begin();
-      for (int64_t half = 0; half < 2; ++half)
-        for (auto j = batch.begin(); j != batch.end(); ++j, ++pairs) {
-          RowState &state = rowGroup[half];
-          Value column =
-              arith::AddIOp::create(b, loc, columnBase, index(8 * *j));
-          Value columnInside = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::ult, column, index(plan.width));
-          for (auto &[partial, sum] : state.sums)
-            for (int64_t s : {8 * *j, 8 * *j + 1}) {
-              // A centered sum of squares first sums x for the block's mean.
-              Value x = state.evaluator->at(partialSource(partial), 0, s);
-              // Both columns of a pair are inside or outside (W is even).
-              if (reducesToMax(partial)) {
-                sum = arith::MaximumFOp::create(
-                    b, loc, sum,
-                    arith::SelectOp::create(b, loc, columnInside, x, lowest));
-                continue;
-              }
-              Value selected = columnInside;
-              if (auto gather = dyn_cast<PartialGatherOp>(partial))
-                // The row's target column, if it is this one (the sum of
-                // the row's terms is then that one element, or 0).
-                selected = arith::CmpIOp::create(
-                    b, loc, arith::CmpIPredicate::eq,
-                    arith::AddIOp::create(b, loc, column, index(s % 2)),
-                    state.evaluator->target(gather.getTargets()));
-              auto reduce = dyn_cast<PartialReduceOp>(partial);
-              Value term = reduce && reduce.getKind() == "sum_squares"
-                               ? arith::MulFOp::create(b, loc, x, x).getResult()
-                               : x;
-              sum = arith::AddFOp::create(
-                  b, loc, sum,
-                  arith::SelectOp::create(b, loc, selected, term, zero));
-            }
-          if (pairs->empty())
-            continue;
-          // The pairs of the tile results, narrowed to their element types;
-          // the staged ones go into the staging buffer unpredicated.
-          SmallVector<std::tuple<Value, Value, Type>> direct;
-          int64_t slot = 0;
-          auto pair = pairs->begin();
-          for (auto [value, result, output, staged, overInput] :
-               llvm::zip_equal(yield.getValues(), gemm.getResults(),
-                               frame.outputs, plan.stagedResults,
-                               plan.stagedOverInputs)) {
-            if (getPartialsSource(value))
-              continue;
-            Type element =
-                cast<RankedTensorType>(result.getType()).getElementType();
-            Value packed =
-                LLVM::PoisonOp::create(b, loc, VectorType::get({2}, element));
-            for (auto [e, scalar] : llvm::enumerate(
-                     std::initializer_list<Value>{pair->first, pair->second})) {
-              Value narrow =
-                  element.isF32()
-                      ? scalar
-                      : arith::TruncFOp::create(b, loc, element, scalar)
-                            .getResult();
-              packed = LLVM::InsertElementOp::create(
-                  b, loc, packed, narrow,
-                  arith::ConstantOp::create(b, loc,
-                                            b.getI32IntegerAttr(int32_t(e))));
-            }
-            ++pair;
-            if (staged)
-              staging->write(slot++, half, *j, packed);
-            else if (overInput)
-              // Where this thread read the input's pair (inputPair).
-              LLVM::StoreOp::create(b, loc, packed,
-                                    ringInputs[*overInput]->pairs.pointerInRun(
-                                        b, loc, 8 * *j, half),
-                                    4);
-            else
-              direct.push_back({packed, output, element});
-          }
-          if (direct.empty())
-            continue;
-          Value inside =
-              arith::AndIOp::create(b, loc, state.inside, columnInside);
-          scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
-            Value position = arith::AddIOp::create(
-                b, loc,
-                arith::MulIOp::create(b, loc, state.row, index(plan.width)),
-                column);
-            for (auto [packed, output, element] : direct)
-              LLVM::StoreOp::create(
-                  b, loc, packed,
-                  getElementAddress(b, loc, output, element, position),
-                  2 * element.getIntOrFloatBitWidth() / 8);
-            scf::YieldOp::create(b, loc);
-          });
-        }
-      if (!blockSums.empty())
-        for (int64_t j : batch)
-          addSlabRows(rowGroup[0], rowGroup[1], j);
-    }
-    SmallVector<BoxesOverInput> overInputs;
-    for (auto [map, input] :
-         llvm::zip_equal(frame.staging.maps, plan.stagedOverInputs))
-      if (input)
-        overInputs.push_back({map, ringInputs[*input]->offset});
-    if (chunk || !overInputs.empty())
-      staging->flush(slab,
-                     chunk ? std::optional(*chunk * plan.stagingColumns)
-                           : std::nullopt,
-                     overInputs);
-    if (!blockSums.empty())
-      storeBlockSums(rowGroup[0]);
-    if (!overInputs.empty()) {
-      heldSlab = slab;
-      if (!defersRelease)
-        releaseHeldSlab();
-    } else if (frame.leaveSlab) {
-      frame.leaveSlab(slab);
+void RangeEmitter::addSlabRows(RowState &upper, RowState &lower, int64_t j) {
+  for (auto [sums, columns] : llvm::zip_equal(blockSums, slabSums)) {
+    for (auto [e, sum] : llvm::enumerate(columns[j])) {
+      sum = zero;
+      for (RowState *state : {&upper, &lower})
+        sum = arith::AddFOp::create(
+            b, loc, sum,
+            arith::SelectOp::create(
+                b, loc, state->inside,
+                state->evaluator->at(sums.getX(), 0, 8 * j + int64_t(e)),
+                zero));
     }
   }
+}
 
-  // Partial reductions: the four lanes of the quad that share a row combine
-  // their sums; the quad's first lane stores the row's partial of this tile
-  // at [row, n0 / 128].
+void RangeEmitter::storeBlockSums(RowState &upper) {
+  // The block's first row: the upper row of lane 0, a multiple of 16.
+  Value blockRow = arith::SubIOp::create(
+      b, loc, upper.row, arith::DivUIOp::create(b, loc, frame.lane, index(4)));
+  Value rowInside = arith::AndIOp::create(
+      b, loc, firstQuad,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, blockRow,
+                            frame.rows));
+  Value rowStart = arith::MulIOp::create(
+      b, loc,
+      arith::DivUIOp::create(b, loc, blockRow,
+                             index(PartialSumRowsOp::kEpilogueBlockRows)),
+      index(plan.width));
+  for (auto [sums, columns] : llvm::zip_equal(blockSums, slabSums)) {
+    Value output =
+        frame.outputs[llvm::find(yield.getValues(), sums.getResult()) -
+                      yield.getValues().begin()];
+    // The lanes' sums first, all of them in flight together.
+    SmallVector<Value> pairs;
+    for (const std::array<Value, 2> &sum : columns) {
+      Value pair = LLVM::PoisonOp::create(b, loc, VectorType::get({2}, f32));
+      for (auto [e, value] : llvm::enumerate(sum))
+        pair = LLVM::InsertElementOp::create(
+            b, loc, pair, sumAcrossLanes(b, loc, value, {4, 8, 16}),
+            arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(int32_t(e))));
+      pairs.push_back(pair);
+    }
+    scf::IfOp::create(b, loc, rowInside, [&](OpBuilder &, Location) {
+      for (int64_t j = 0, e = pairs.size(); j < e; ++j) {
+        Value pair = pairs[j];
+        Value column = arith::AddIOp::create(b, loc, columnBase, index(8 * j));
+        Value columnInside = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::ult, column, index(plan.width));
+        scf::IfOp::create(b, loc, columnInside, [&](OpBuilder &, Location) {
+          LLVM::StoreOp::create(
+              b, loc, pair,
+              getElementAddress(
+                  b, loc, output, f32,
+                  arith::AddIOp::create(b, loc, rowStart, column)),
+              8);
+          scf::YieldOp::create(b, loc);
+        });
+      }
+      scf::YieldOp::create(b, loc);
+    });
+  }
+}
+
+void RangeEmitter::emit() {
+  int64_t batches = order.size() / kPairsPerBatch;
+  for (int64_t slab = 0; slab < plan.slabs; ++slab) {
+    ringInputs.clear();
+    if (frame.enterSlab)
+      ringInputs = frame.enterSlab(slab);
+    for (RowState &state :
+         MutableArrayRef<RowState>(rowStates).slice(2 * slab, 2))
+      state.evaluator->setRingInputs(ringInputs);
+    chunk.reset();
+    for (int64_t batchIndex = 0; batchIndex < batches; ++batchIndex)
+      emitBatch(slab, batchIndex,
+                ArrayRef<int64_t>(order).slice(batchIndex * kPairsPerBatch,
+                                               kPairsPerBatch));
+    finishSlab(slab);
+  }
+  storePartials();
+  if (heldSlab)
+    releaseHeldSlab();
+}
+
+void RangeEmitter::emitBatch(int64_t slab, int64_t batchIndex,
+                             ArrayRef<int64_t> batch) {
+  MutableArrayRef<RowState> rowGroup =
+      MutableArrayRef<RowState>(rowStates).slice(2 * slab, 2);
+  // Halfway through the slab, before its next chunk goes out.
+  if (heldSlab && batchIndex == int64_t(order.size() / kPairsPerBatch) / 2)
+    releaseHeldSlab();
+  // A new chunk: the previous one goes out now, and the buffer is acquired
+  // (waiting until that store has read it) only after this batch's values,
+  // which overlap the wait.
+  bool startsChunk =
+      plan.stagingColumns && chunk != staging->chunkOf(batch.front());
+  if (startsChunk) {
+    if (chunk)
+      staging->flush(slab, *chunk * plan.stagingColumns);
+    chunk = staging->chunkOf(batch.front());
+  }
+  SmallVector<SmallVector<std::pair<Value, Value>>> batchPairs;
+  for (RowState &state : rowGroup)
+    for (int64_t j : batch) {
+      SmallVector<std::pair<Value, Value>> &pairs = batchPairs.emplace_back();
+      for (Value value : yield.getValues())
+        if (!getPartialsSource(value))
+          pairs.push_back({state.evaluator->at(value, 0, 8 * j),
+                           state.evaluator->at(value, 0, 8 * j + 1)});
+      for (auto &[partial, sum] : state.sums) {
+        state.evaluator->at(partialSource(partial), 0, 8 * j);
+        state.evaluator->at(partialSource(partial), 0, 8 * j + 1);
+      }
+      for (PartialSumRowsOp sums : blockSums) {
+        state.evaluator->at(sums.getX(), 0, 8 * j);
+        state.evaluator->at(sums.getX(), 0, 8 * j + 1);
+      }
+    }
+  if (startsChunk)
+    staging->acquire();
+  auto pairs = batchPairs.begin();
+  for (int64_t half = 0; half < 2; ++half)
+    for (auto j = batch.begin(); j != batch.end(); ++j, ++pairs) {
+      RowState &state = rowGroup[half];
+      Value column = arith::AddIOp::create(b, loc, columnBase, index(8 * *j));
+      Value columnInside = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ult, column, index(plan.width));
+      addPartialTerms(state, *j, column, columnInside);
+      if (!pairs->empty())
+        writeResults(state, half, *j, *pairs, column, columnInside);
+    }
+  if (!blockSums.empty())
+    for (int64_t j : batch)
+      addSlabRows(rowGroup[0], rowGroup[1], j);
+}
+
+void RangeEmitter::addPartialTerms(RowState &state, int64_t j, Value column,
+                                   Value columnInside) {
+  for (auto &[partial, sum] : state.sums)
+    for (int64_t s : {8 * j, 8 * j + 1}) {
+      // A centered sum of squares first sums x for the block's mean.
+      Value x = state.evaluator->at(partialSource(partial), 0, s);
+      // Both columns of a pair are inside or outside (W is even).
+      if (reducesToMax(partial)) {
+        sum = arith::MaximumFOp::create(
+            b, loc, sum,
+            arith::SelectOp::create(b, loc, columnInside, x, lowest));
+        continue;
+      }
+      Value selected = columnInside;
+      if (auto gather = dyn_cast<PartialGatherOp>(partial))
+        // The row's target column, if it is this one (the sum of the row's
+        // terms is then that one element, or 0).
+        selected = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::eq,
+            arith::AddIOp::create(b, loc, column, index(s % 2)),
+            state.evaluator->target(gather.getTargets()));
+      auto reduce = dyn_cast<PartialReduceOp>(partial);
+      Value term = reduce && reduce.getKind() == "sum_squares"
+                       ? arith::MulFOp::create(b, loc, x, x).getResult()
+                       : x;
+      sum = arith::AddFOp::create(
+          b, loc, sum, arith::SelectOp::create(b, loc, selected, term, zero));
+    }
+}
+
+void RangeEmitter::writeResults(RowState &state, int64_t half, int64_t j,
+                                ArrayRef<std::pair<Value, Value>> pairs,
+                                Value column, Value columnInside) {
+  SmallVector<std::tuple<Value, Value, Type>> direct;
+  int64_t slot = 0;
+  auto pair = pairs.begin();
+  for (auto [value, result, output, staged, overInput] :
+       llvm::zip_equal(yield.getValues(), gemm.getResults(), frame.outputs,
+                       plan.stagedResults, plan.stagedOverInputs)) {
+    if (getPartialsSource(value))
+      continue;
+    Type element = cast<RankedTensorType>(result.getType()).getElementType();
+    Value packed =
+        LLVM::PoisonOp::create(b, loc, VectorType::get({2}, element));
+    for (auto [e, scalar] : llvm::enumerate(
+             std::initializer_list<Value>{pair->first, pair->second})) {
+      Value narrow =
+          element.isF32()
+              ? scalar
+              : arith::TruncFOp::create(b, loc, element, scalar).getResult();
+      packed = LLVM::InsertElementOp::create(
+          b, loc, packed, narrow,
+          arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(int32_t(e))));
+    }
+    ++pair;
+    if (staged)
+      staging->write(slot++, half, j, packed);
+    else if (overInput)
+      // Where this thread read the input's pair (inputPair).
+      LLVM::StoreOp::create(
+          b, loc, packed,
+          ringInputs[*overInput]->pairs.pointerInRun(b, loc, 8 * j, half), 4);
+    else
+      direct.push_back({packed, output, element});
+  }
+  if (direct.empty())
+    return;
+  // The others, predicated.
+  Value inside = arith::AndIOp::create(b, loc, state.inside, columnInside);
+  scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
+    Value position = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, state.row, index(plan.width)),
+        column);
+    for (auto [packed, output, element] : direct)
+      LLVM::StoreOp::create(
+          b, loc, packed, getElementAddress(b, loc, output, element, position),
+          2 * element.getIntOrFloatBitWidth() / 8);
+    scf::YieldOp::create(b, loc);
+  });
+}
+
+void RangeEmitter::finishSlab(int64_t slab) {
+  SmallVector<BoxesOverInput> overInputs;
+  for (auto [map, input] :
+       llvm::zip_equal(frame.staging.maps, plan.stagedOverInputs))
+    if (input)
+      overInputs.push_back({map, ringInputs[*input]->offset});
+  if (chunk || !overInputs.empty())
+    staging->flush(slab,
+                   chunk ? std::optional(*chunk * plan.stagingColumns)
+                         : std::nullopt,
+                   overInputs);
+  if (!blockSums.empty())
+    storeBlockSums(rowStates[2 * slab]);
+  if (!overInputs.empty()) {
+    heldSlab = slab;
+    if (!defersRelease)
+      releaseHeldSlab();
+  } else if (frame.leaveSlab) {
+    frame.leaveSlab(slab);
+  }
+}
+
+void RangeEmitter::releaseHeldSlab() {
+  staging->awaitReads();
+  if (frame.leaveSlab)
+    frame.leaveSlab(*heldSlab);
+  heldSlab.reset();
+}
+
+void RangeEmitter::storePartials() {
   Value firstLane = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                           frame.quad, index(0));
   for (RowState &state : rowStates)
@@ -720,15 +791,13 @@ static void emitRange(OpBuilder &b, Location loc, GemmOp gemm,
         scf::YieldOp::create(b, loc);
       });
     }
-  if (heldSlab)
-    releaseHeldSlab();
 }
 
 void mlir::coda::emitEpilogue(OpBuilder &b, Location loc, GemmOp gemm,
                               const GemmKernelPlan &plan,
                               const EpilogueFrame &frame) {
   if (plan.ranges.size() == 1)
-    return emitRange(b, loc, gemm, plan, frame, plan.ranges.front());
+    return RangeEmitter(b, loc, gemm, plan, frame, plan.ranges.front()).emit();
   // One copy of the epilogue per range, chosen by the tile's first column.
   for (const EpilogueRange &range : plan.ranges) {
     Value start = arith::ConstantIndexOp::create(b, loc, range.start);
@@ -740,7 +809,7 @@ void mlir::coda::emitEpilogue(OpBuilder &b, Location loc, GemmOp gemm,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, frame.n0,
                               end));
     scf::IfOp::create(b, loc, inRange, [&](OpBuilder &, Location) {
-      emitRange(b, loc, gemm, plan, frame, range);
+      RangeEmitter(b, loc, gemm, plan, frame, range).emit();
       scf::YieldOp::create(b, loc);
     });
   }
