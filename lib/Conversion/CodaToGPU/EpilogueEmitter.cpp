@@ -354,7 +354,7 @@ private:
   void storeBlockSums(RowState &upper);
 
   /// One batch of slab `slab`'s column pairs.
-  void emitBatch(int64_t slab, int64_t batchIndex, ArrayRef<int64_t> batch);
+  void emitBatch(int64_t slab, ArrayRef<int64_t> batch);
   /// The terms of column pair `j` of `state`'s row in its partials.
   void addPartialTerms(RowState &state, int64_t j, Value column,
                        Value columnInside);
@@ -537,10 +537,13 @@ void RangeEmitter::emit() {
          MutableArrayRef<RowState>(rowStates).slice(2 * slab, 2))
       state.evaluator->setRingInputs(ringInputs);
     chunk.reset();
-    for (int64_t batchIndex = 0; batchIndex < batches; ++batchIndex)
-      emitBatch(slab, batchIndex,
-                ArrayRef<int64_t>(order).slice(batchIndex * kPairsPerBatch,
-                                               kPairsPerBatch));
+    for (int64_t batchIndex = 0; batchIndex < batches; ++batchIndex) {
+      // Halfway through the slab, before its next chunk goes out.
+      if (heldSlab && batchIndex == batches / 2)
+        releaseHeldSlab();
+      emitBatch(slab, ArrayRef<int64_t>(order).slice(
+                          batchIndex * kPairsPerBatch, kPairsPerBatch));
+    }
     finishSlab(slab);
   }
   storePartials();
@@ -548,13 +551,9 @@ void RangeEmitter::emit() {
     releaseHeldSlab();
 }
 
-void RangeEmitter::emitBatch(int64_t slab, int64_t batchIndex,
-                             ArrayRef<int64_t> batch) {
+void RangeEmitter::emitBatch(int64_t slab, ArrayRef<int64_t> batch) {
   MutableArrayRef<RowState> rowGroup =
       MutableArrayRef<RowState>(rowStates).slice(2 * slab, 2);
-  // Halfway through the slab, before its next chunk goes out.
-  if (heldSlab && batchIndex == int64_t(order.size() / kPairsPerBatch) / 2)
-    releaseHeldSlab();
   // A new chunk: the previous one goes out now, and the buffer is acquired
   // (waiting until that store has read it) only after this batch's values,
   // which overlap the wait.

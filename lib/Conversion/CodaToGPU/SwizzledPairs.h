@@ -38,10 +38,6 @@ public:
   SwizzledPairs(OpBuilder &b, Location loc, Value smem, Value runOffset,
                 Value rowInBox, Value quad);
 
-  /// The shared pointer to the thread's pair at column 8·`pair` + 2·quad
-  /// (`pair` < 8) of its row, `fixed` bytes further: a box's offset plus
-  /// 1024 for the row 8 below.
-  Value pointer(OpBuilder &b, Location loc, int64_t pair, int64_t fixed) const;
   /// The shared pointer to the thread's pair at column `column` + 2·quad
   /// (`column` a multiple of 8) of a run of 64-column boxes, in its upper
   /// (`half` 0) or lower row, of the run `runOffset` bytes further.
@@ -52,6 +48,11 @@ public:
   }
 
 private:
+  /// The shared pointer to the thread's pair at column 8·`pair` + 2·quad
+  /// (`pair` < 8) of its row, `fixed` bytes further: a box's offset plus
+  /// 1024 for the row 8 below.
+  Value pointer(OpBuilder &b, Location loc, int64_t pair, int64_t fixed) const;
+
   /// The shared-window address of the memory's start (i64), the run's
   /// offset (i64), and the thread's pair in unit 0 of its row, swizzled,
   /// from a 1 KiB boundary (i64).
