@@ -72,7 +72,8 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
     issue `wgmma.mma_async` m64n128k16 from the generator's own
     shared-memory descriptors, keep f32 accumulators in registers, release
     each slot once its wgmma group retired, and evaluate the epilogue
-    region on their registers. 16-bit tile results leave through a staging
+    region on their registers (the per-row `[M, 1]` inputs it reads are
+    loaded before the tile's mainloop). 16-bit tile results leave through a staging
     buffer, or staged over the ring steps of the inputs they were computed
     from, by TMA stores; the others by predicated 4-byte stores. A tile has 128 output columns
     and 256 rows; when the epilogue reads the accumulator at two column

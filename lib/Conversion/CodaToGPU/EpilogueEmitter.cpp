@@ -14,7 +14,8 @@
 //
 // Inputs are read without branches at clamped addresses (the row clamped
 // to M - 1, the column pair to the tensor's last), so the loads of a row
-// can be in flight together; only stores are predicated. The inputs the
+// can be in flight together; only stores are predicated. Per-row inputs
+// come loaded before the tile's mainloop (loadRowInputs). The inputs the
 // producer loads through the ring are read from its shared-memory boxes,
 // a slab at a time.
 //
@@ -108,10 +109,10 @@ private:
   Value row, loadRow;
   ArrayRef<std::optional<RingInputBoxes>> ringInputs;
   llvm::DenseMap<std::tuple<Value, int64_t, int64_t>, Value> values;
-  /// How an input is read: a column pair at n0 + 2·quad + offset, the row's
-  /// one value, a RoPE table at 2·quad + offset ("half") or quad + offset
-  /// (interleaved), or the row's integer target.
-  enum class Access { Pair, Row, HalfTable, InterleavedTable, Target };
+  /// How an input is read: a column pair at n0 + 2·quad + offset, a RoPE
+  /// table at 2·quad + offset ("half") or quad + offset (interleaved), or
+  /// the row's integer target. Per-row inputs come loaded (frame.rowInputs).
+  enum class Access { Pair, HalfTable, InterleavedTable, Target };
   llvm::DenseMap<std::tuple<unsigned, Access, int64_t>, SmallVector<Value, 2>>
       loads;
 };
@@ -266,11 +267,7 @@ Value RowEvaluator::at(Value value, int64_t delta, int64_t s) {
   } else if (auto arg = dyn_cast<BlockArgument>(value)) {
     unsigned input = arg.getArgNumber() - 1;
     if (isPerRow(value)) {
-      auto key = std::make_tuple(input, Access::Row, int64_t(0));
-      auto it = loads.find(key);
-      if (it == loads.end())
-        it = loads.try_emplace(key, load(input, index(0), false)).first;
-      result = it->second[0];
+      result = frame.rowInputs[input][2 * slab + half];
     } else {
       auto [first, second] = inputPair(input, s - s % 2 + delta);
       result = s % 2 == 0 ? first : second;
@@ -300,6 +297,31 @@ Value RowEvaluator::at(Value value, int64_t delta, int64_t s) {
   }
   values[key] = result;
   return result;
+}
+
+RowInputValues mlir::coda::loadRowInputs(OpBuilder &b, Location loc,
+                                         GemmOp gemm,
+                                         const GemmKernelPlan &plan,
+                                         Value rowBase, Value rows,
+                                         ValueRange inputs) {
+  RowInputValues values(gemm.getInputs().size());
+  Value last = arith::SubIOp::create(b, loc, rows,
+                                     arith::ConstantIndexOp::create(b, loc, 1));
+  for (auto [input, operand] : llvm::enumerate(gemm.getInputs())) {
+    BlockArgument argument = gemm.getBody().getArgument(input + 1);
+    if (!isPerRow(argument) || argument.use_empty())
+      continue;
+    for (int64_t slab = 0; slab < plan.slabs; ++slab)
+      for (int64_t half = 0; half < 2; ++half) {
+        Value row = arith::AddIOp::create(
+            b, loc, rowBase,
+            arith::ConstantIndexOp::create(b, loc, 64 * slab + 8 * half));
+        values[input].push_back(loadWidened(
+            b, loc, inputs[input], getElementTypeOrSelf(operand.getType()),
+            arith::MinUIOp::create(b, loc, row, last), 1)[0]);
+      }
+  }
+  return values;
 }
 
 namespace {

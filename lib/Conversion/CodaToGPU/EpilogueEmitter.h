@@ -23,6 +23,19 @@ struct RingInputBoxes {
   SwizzledPairs pairs;
 };
 
+/// Per epilogue input, its values at the thread's rows when it is a
+/// per-row [M, 1] input the epilogue reads, [slab · 2 + half] (the upper
+/// and lower row of each slab); empty for the other inputs.
+using RowInputValues = SmallVector<SmallVector<Value, 4>>;
+
+/// Loads the per-row inputs of `gemm`'s epilogue at the thread's rows,
+/// `rowBase` + 64 · slab + 8 · half (clamped to the last of `rows`), from
+/// the kernel's input pointers `inputs`: issued before a tile's mainloop,
+/// their latency is spent under it.
+RowInputValues loadRowInputs(OpBuilder &builder, Location loc, GemmOp gemm,
+                             const GemmKernelPlan &plan, Value rowBase,
+                             Value rows, ValueRange inputs);
+
 /// What one consumer warpgroup's epilogue works on.
 struct EpilogueFrame {
   /// The output row of the thread's first register (slab 0, upper half).
@@ -33,6 +46,8 @@ struct EpilogueFrame {
   Value rows;
   /// The kernel's pointers to the epilogue inputs and to the results.
   ValueRange inputs, outputs;
+  /// The per-row inputs' values at the thread's rows (loadRowInputs).
+  RowInputValues rowInputs;
   /// The accumulator structs, [slab][box], 64 f32 registers each.
   SmallVector<SmallVector<Value, 2>, 2> accumulators;
   /// The staging buffer of the results that plan.stagedResults sends out

@@ -27,11 +27,13 @@
 //   mainloop. Per k-tile a consumer waits for `full[s]`, issues slabs x
 //   boxes x 4 wgmma m64n128k16 from shared-memory descriptors, keeps one
 //   group in flight, and releases the slot of the retired group (`empty`,
-//   one arrive per warp); after a tile it runs the epilogue on its
-//   registers (EpilogueEmitter), which waits for a slab's input steps
-//   before its first batch and releases them after its last, and sends the
-//   16-bit tile results out through a staging buffer per consumer and TMA
-//   stores (OutputStaging) when the ring leaves room for it.
+//   one arrive per warp). Before a tile's first k-tile it loads its rows'
+//   values of the per-row inputs the epilogue reads; after the tile it
+//   runs the epilogue on its registers (EpilogueEmitter), which waits for
+//   a slab's input steps before its first batch and releases them after
+//   its last, and sends the 16-bit tile results out through a staging
+//   buffer per consumer and TMA stores (OutputStaging) when the ring
+//   leaves room for it.
 //
 // A weight gradient split over its rows (plan.splits > 1) walks units
 // instead: all tiles of split 0, then of split 1, ...; a unit is its
@@ -706,6 +708,14 @@ void GemmKernelBuilder::buildConsumer() {
         Value m0, n0;
         std::tie(m0, n0) = tileOrigin(tile);
         Value first = firstStep(ordinal);
+        Value rowInSlab = arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, warp, index(16)),
+            arith::DivUIOp::create(b, loc, lane, index(4)));
+        Value rowBase = arith::AddIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, m0, rowOffset), rowInSlab);
+        // Loaded before the mainloop, which hides their latency.
+        RowInputValues rowInputs =
+            loadRowInputs(b, loc, gemm, plan, rowBase, rows, inputs);
         // Ping-pong: once this tile's wgmma are issued, the other consumer
         // may issue its next tile's; they queue behind these.
         auto passTurn = [&] {
@@ -725,17 +735,14 @@ void GemmKernelBuilder::buildConsumer() {
 
         auto runEpilogue = [&](ArrayRef<Value> accumulators) {
           EpilogueFrame frame;
-          Value rowInSlab = arith::AddIOp::create(
-              b, loc, arith::MulIOp::create(b, loc, warp, index(16)),
-              arith::DivUIOp::create(b, loc, lane, index(4)));
-          frame.rowBase = arith::AddIOp::create(
-              b, loc, arith::AddIOp::create(b, loc, m0, rowOffset), rowInSlab);
+          frame.rowBase = rowBase;
           frame.n0 = n0;
           frame.lane = lane;
           frame.quad = arith::RemUIOp::create(b, loc, lane, index(4));
           frame.rows = rows;
           frame.inputs = inputs;
           frame.outputs = outputs;
+          frame.rowInputs = rowInputs;
           frame.staging = StagingFrame{
               smem,
               arith::AddIOp::create(

@@ -159,13 +159,15 @@ func.func @finish(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<?x
 // SwiGLU over gate and up weights: the gate and up rows of a tile come in
 // as two B boxes, each consumer owns one m64 slab (2 x 64 registers), and
 // gate column j and up column j sit in the same register of the two
-// accumulators.
+// accumulators. The rstd of the thread's two rows is loaded before the
+// tile's first k-tile, and not again in the epilogue.
 // CHECK-LABEL: func.func @swiglu
 //       CHECK:   coda.launch = {block = 384 : i64, input_tensor_map_rows = array<i64: 0>, persistent = true, result_tensor_map_rows = array<i64: 64>, rows_per_tile = 128 : i64, schedule = "cooperative", shared_bytes = 230400 : i64, stages = 4 : i64, tensor_map_rows = array<i64: 128, 128, 128>, tiles_n = 2 : i64}
 //       CHECK:   gpu.func @swiglu_gemm0(%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr)
 //       CHECK:     nvgpu.mbarrier.arrive.expect_tx {{.*}}, %c49152
 //   CHECK-COUNT-3:   nvgpu.tma.async.load
 //       CHECK:     scf.for
+//   CHECK-COUNT-2:   llvm.load {{.+}} -> f32
 //   CHECK-COUNT-8:   nvvm.wgmma.mma_async
 //   CHECK-NOT:       nvvm.wgmma.mma_async
 //       CHECK:       nvvm.wgmma.commit.group.sync.aligned
@@ -173,6 +175,8 @@ func.func @finish(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<?x
 //   CHECK-COUNT-8:     nvvm.wgmma.mma_async
 //   CHECK-NOT:         nvvm.wgmma.mma_async
 //       CHECK:         nvvm.wgmma.commit.group.sync.aligned
+//   CHECK-NOT:       llvm.load {{.+}} -> f32
+//       CHECK:       math.exp
 func.func @swiglu(%h: tensor<?x64xbf16>, %wg: tensor<256x64xbf16>, %wu: tensor<256x64xbf16>, %r: tensor<?x1xf32>) -> tensor<?x256xbf16> {
   %y = coda.gemm %h, [%wg, %wu] inputs(%r) : (tensor<?x64xbf16>, tensor<256x64xbf16>, tensor<256x64xbf16>, tensor<?x1xf32>) -> tensor<?x256xbf16> {
   ^bb0(%acc: tensor<?x512xf32>, %rstd: tensor<?x1xf32>):
