@@ -2,7 +2,8 @@
 # Two or more compiled training pairs of the canonical block, each through
 # bench/block.py (correctness against PyTorch, then forward+backward time
 # against eager, torch.compile and the GEMM floor) and bench/kernel_profile.py
-# (per-kernel time at 16384 rows, twice, alternating pairs), in one lease, plus compute-sanitizer
+# (per-kernel time at 16384 rows, twice, alternating pairs, the second
+# round in reverse order), in one lease, plus compute-sanitizer
 # memcheck of each pair at ragged row counts.
 #
 #   bash bench/pair_ab.sh build DIR               # build machine: block.ptx and
@@ -48,10 +49,16 @@ run)
     echo "== $name"
     tail -5 "$logs/$name/block.log"
   done
-  # The kernel profiles twice, alternating pairs, so their spread shows.
+  # The kernel profiles twice, alternating pairs, the second round in the
+  # reverse order (whichever runs second in a round runs hotter or cooler),
+  # so their spread shows.
+  reversed=()
+  for dir in "$@"; do reversed=("$dir" "${reversed[@]}"); done
   for round in 1 2; do
     [[ $parts == *" profile "* ]] || break
-    for dir in "$@"; do
+    order=("$@")
+    [ "$round" = 2 ] && order=("${reversed[@]}")
+    for dir in "${order[@]}"; do
       name="$(basename "$dir")"
       python3 "$root/bench/kernel_profile.py" "$dir/pair.ptx" --rows 16384 \
         > "$logs/$name/profile$round.txt" 2>&1 ||
