@@ -36,9 +36,9 @@ N(0, 1) from a seeded generator of their own:
 
 each timed as a whole (one forward and one backward per run, with do_bench as
 above; torch.autograd.grad, so nothing accumulates in .grad), the four in
-turn for --rounds rounds (default 3), each round's order rotated by one: the
-GPU runs these steps at its power cap, so its clocks follow what ran just
-before, and alternating and rotating give each the same conditions. A time is the median of its rounds, coda_vs_floor the median
+turn for --rounds rounds (default 3), every second round in reverse order:
+the GPU runs these steps at its power cap, so its clocks follow what ran just
+before, and alternating gives each the same conditions. A time is the median of its rounds, coda_vs_floor the median
 of the rounds' ratios (each round's CODA over that round's floor), and
 the record keeps every round's times. Errors: of each
 of CODA's nine gradients (wg and wu against the halves of the stacked weight's
@@ -379,14 +379,13 @@ def seconds(fn):
 
 def alternate(timed, rounds):
     """median_ms of each of the named `timed` functions, the functions in
-    turn for `rounds` rounds, each round's order rotated by one, so that no
-    function always follows the same one: per name, the list of its rounds'
-    times."""
+    turn for `rounds` rounds, every second round in reverse order, so that
+    each function follows a different one from round to round: per name,
+    the list of its rounds' times."""
     names = list(timed)
     times = {name: [] for name in names}
     for round_index in range(rounds):
-        start = round_index % len(names)
-        for name in names[start:] + names[:start]:
+        for name in names if round_index % 2 == 0 else names[::-1]:
             times[name].append(median_ms(timed[name]))
     return times
 
