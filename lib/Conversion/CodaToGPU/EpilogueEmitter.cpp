@@ -299,6 +299,15 @@ Value RowEvaluator::at(Value value, int64_t delta, int64_t s) {
   return result;
 }
 
+/// The output row of the thread's row `half` (0: upper, 1: lower) of slab
+/// `slab`: registers hold rows rowBase + 64 · slab and 8 further.
+static Value threadRow(OpBuilder &b, Location loc, Value rowBase, int64_t slab,
+                       int64_t half) {
+  return arith::AddIOp::create(
+      b, loc, rowBase,
+      arith::ConstantIndexOp::create(b, loc, 64 * slab + 8 * half));
+}
+
 RowInputValues mlir::coda::loadRowInputs(OpBuilder &b, Location loc,
                                          GemmOp gemm,
                                          const GemmKernelPlan &plan,
@@ -313,9 +322,7 @@ RowInputValues mlir::coda::loadRowInputs(OpBuilder &b, Location loc,
       continue;
     for (int64_t slab = 0; slab < plan.slabs; ++slab)
       for (int64_t half = 0; half < 2; ++half) {
-        Value row = arith::AddIOp::create(
-            b, loc, rowBase,
-            arith::ConstantIndexOp::create(b, loc, 64 * slab + 8 * half));
+        Value row = threadRow(b, loc, rowBase, slab, half);
         values[input].push_back(loadWidened(
             b, loc, inputs[input], getElementTypeOrSelf(operand.getType()),
             arith::MinUIOp::create(b, loc, row, last), 1)[0]);
@@ -443,8 +450,7 @@ RangeEmitter::RangeEmitter(OpBuilder &b, Location loc, GemmOp gemm,
   for (int64_t slab = 0; slab < plan.slabs; ++slab)
     for (int64_t half = 0; half < 2; ++half) {
       RowState &state = rowStates.emplace_back();
-      state.row = arith::AddIOp::create(b, loc, frame.rowBase,
-                                        index(64 * slab + 8 * half));
+      state.row = threadRow(b, loc, frame.rowBase, slab, half);
       state.inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                            state.row, frame.rows);
       state.evaluator = std::make_unique<RowEvaluator>(

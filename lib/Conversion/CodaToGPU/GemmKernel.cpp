@@ -651,6 +651,10 @@ void GemmKernelBuilder::buildConsumer() {
   Value thread = arith::RemUIOp::create(b, loc, tid, index(128));
   Value warp = arith::DivUIOp::create(b, loc, thread, index(32));
   Value lane = arith::RemUIOp::create(b, loc, thread, index(32));
+  // The thread's upper row in each m64 slab.
+  Value rowInSlab = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, warp, index(16)),
+      arith::DivUIOp::create(b, loc, lane, index(4)));
   bool pingPong = plan.schedule == GemmSchedule::PingPong;
   // Cooperative: the consumer's rows within the tile (slabs of 64 rows of
   // 128 bytes in the A box); ping-pong: its own tiles, every other one.
@@ -708,9 +712,6 @@ void GemmKernelBuilder::buildConsumer() {
         Value m0, n0;
         std::tie(m0, n0) = tileOrigin(tile);
         Value first = firstStep(ordinal);
-        Value rowInSlab = arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, warp, index(16)),
-            arith::DivUIOp::create(b, loc, lane, index(4)));
         Value rowBase = arith::AddIOp::create(
             b, loc, arith::AddIOp::create(b, loc, m0, rowOffset), rowInSlab);
         // Loaded before the mainloop, which hides their latency.

@@ -40,11 +40,12 @@ public:
 
   /// The shared pointer to the thread's pair at column `column` + 2·quad
   /// (`column` a multiple of 8) of a run of 64-column boxes, in its upper
-  /// (`half` 0) or lower row, of the run `runOffset` bytes further.
+  /// (`half` 0) or lower row, of the run `furtherBytes` past this one.
   Value pointerInRun(OpBuilder &b, Location loc, int64_t column, int64_t half,
-                     int64_t runOffset = 0) const {
+                     int64_t furtherBytes = 0) const {
     return pointer(b, loc, column % 64 / 8,
-                   runOffset + column / 64 * kSwizzledBoxBytes + half * 1024);
+                   furtherBytes + column / 64 * kSwizzledBoxBytes +
+                       half * 1024);
   }
 
 private:
