@@ -60,7 +60,8 @@ typedef struct CodaCompileOptions {
   /** Shared-memory ring slots of the GEMM mainloop: 0 for as many as fit,
       else at least 2. */
   unsigned stages;
-  /** "cooperative" or "pingpong"; null for the default (cooperative). */
+  /** "auto", "cooperative", "pingpong" or "epilogue-warpgroup"; null for
+      the default ("auto": chosen per GEMM). */
   const char *schedule;
   /** The file name diagnostics give the text; null for "<input>". */
   const char *bufferName;

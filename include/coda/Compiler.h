@@ -37,8 +37,8 @@ struct CompileOptions {
   /// Shared-memory ring slots of the GEMM mainloop: 0 for as many as fit,
   /// else at least 2.
   unsigned stages = 0;
-  /// "cooperative" or "pingpong"; empty for the pipeline's default
-  /// (cooperative).
+  /// "auto", "cooperative", "pingpong" or "epilogue-warpgroup"; empty for
+  /// the pipeline's default ("auto": chosen per GEMM).
   std::string schedule;
   /// The name diagnostics give the module text, as a file name.
   std::string bufferName = "<input>";

@@ -134,11 +134,14 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
     Option<"stages", "stages", "unsigned", /*default=*/"0",
            "Shared-memory ring slots of the mainloop: at least 2, or 0 for "
            "as many as fit in the 227 KiB of a CTA (at most 8)">,
-    Option<"schedule", "schedule", "std::string", /*default=*/"\"cooperative\"",
-           "How the two consumer warpgroups share a CTA's tiles: "
-           "\"cooperative\" (both on one tile, each on its own rows) or "
+    Option<"schedule", "schedule", "std::string", /*default=*/"\"auto\"",
+           "How the two consumer warpgroups share a CTA's tiles, for a GEMM "
+           "without a coda.plan: \"auto\" (coda-plan-kernels' choice), "
+           "\"cooperative\" (both on one tile, each on its own rows), "
            "\"pingpong\" (each its own tiles, one's epilogue overlapping "
-           "the other's mainloop)">,
+           "the other's mainloop) or \"epilogue-warpgroup\" (cooperative, "
+           "the epilogue run by a fourth warpgroup under the next tile's "
+           "mainloop)">,
   ];
 }
 
@@ -196,10 +199,22 @@ def CodaPlanKernelsPass : Pass<"coda-plan-kernels", "::mlir::ModuleOp"> {
     pinned by hand in the input, or one of an earlier run), and has the
     rest re-derived:
 
-    * `schedule`: "cooperative" unless the option says otherwise. In the
-      measured table (`bench/NOTES.md`, steps 5-8, commands in
-      `bench/gemm_kernel_check.sh`) cooperative beats ping-pong on every
-      plain and fused shape of the Llama-3-1B block.
+    * `schedule`: unless the option fixes one ("auto", the default,
+      does not), "epilogue-warpgroup" for a GEMM whose epilogue computes
+      more than the accumulator's store, reads neither a 16-bit [M, W]
+      tile nor a per-column vector and is not a weight gradient: two
+      consumer warpgroups compute each tile
+      as in "cooperative", hand their accumulators, rounded to bf16, to a
+      fourth warpgroup through a 32 KiB shared-memory buffer and go on to
+      the next tile while it runs the epilogue and stores the results from
+      registers (the Llama-3-1B block's gate/up forward 7% faster, its QKV
+      forward 3%; `bench/NOTES.md` §57). Every other GEMM is
+      "cooperative": with tile inputs the epilogue warpgroup's loads and
+      registers lose to the ring and staging, its 160 registers spill with
+      a bias beside them, and a plain store gains nothing from the hand-off
+      (1-6% slower). Cooperative beats
+      ping-pong on every plain and fused shape of the block (steps 5-8,
+      commands in `bench/gemm_kernel_check.sh`).
     * `stages`: the deepest ring that fits in the 227 KiB of a CTA, at most
       8, unless the option fixes it (measured: each slot fewer costs 5% or
       more). A kernel whose epilogue reads tile inputs through the ring
@@ -227,8 +242,9 @@ def CodaPlanKernelsPass : Pass<"coda-plan-kernels", "::mlir::ModuleOp"> {
   let options = [
     Option<"stages", "stages", "unsigned", /*default=*/"0",
            "Ring slots: at least 2, or 0 for as many as fit">,
-    Option<"schedule", "schedule", "std::string", /*default=*/"\"cooperative\"",
-           "\"cooperative\" or \"pingpong\"">,
+    Option<"schedule", "schedule", "std::string", /*default=*/"\"auto\"",
+           "\"auto\", \"cooperative\", \"pingpong\" or "
+           "\"epilogue-warpgroup\"">,
   ];
 }
 

@@ -79,8 +79,9 @@ struct CodaToPTXPipelineOptions
   Option<std::string> schedule{
       *this, "schedule",
       llvm::cl::desc("How the consumer warpgroups share a CTA's tiles: "
-                     "\"cooperative\" or \"pingpong\""),
-      llvm::cl::init("cooperative")};
+                     "\"auto\" (chosen per GEMM), \"cooperative\", "
+                     "\"pingpong\" or \"epilogue-warpgroup\""),
+      llvm::cl::init("auto")};
 };
 
 /// Builds `coda-to-ptx-pipeline` on a `builtin.module` pass manager:

@@ -134,7 +134,7 @@ struct ConvertCodaToGPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    FailureOr<GemmSchedule> gemmSchedule =
+    FailureOr<std::optional<GemmSchedule>> gemmSchedule =
         parseScheduleOptions(module, schedule, stages);
     if (failed(gemmSchedule))
       return signalPassFailure();

@@ -262,8 +262,7 @@ Value RowEvaluator::at(Value value, int64_t delta, int64_t s) {
   if (value == gemm.getAccumulator()) {
     int64_t box = llvm::find(range.bases, delta) - range.bases.begin();
     int64_t reg = 4 * (s / 8) + 2 * half + s % 8;
-    result = LLVM::ExtractValueOp::create(b, loc, frame.accumulators[slab][box],
-                                          ArrayRef<int64_t>{reg});
+    result = frame.accumulator(slab, box, reg);
   } else if (auto arg = dyn_cast<BlockArgument>(value)) {
     unsigned input = arg.getArgNumber() - 1;
     if (isPerRow(value)) {

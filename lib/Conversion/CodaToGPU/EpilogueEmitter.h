@@ -48,8 +48,10 @@ struct EpilogueFrame {
   ValueRange inputs, outputs;
   /// The per-row inputs' values at the thread's rows (loadRowInputs).
   RowInputValues rowInputs;
-  /// The accumulator structs, [slab][box], 64 f32 registers each.
-  SmallVector<SmallVector<Value, 2>, 2> accumulators;
+  /// The f32 value of accumulator register `reg` (0-63, wgmma's m64n128
+  /// fragment) of slab `slab` and box `box`, built where the epilogue first
+  /// reads it.
+  std::function<Value(int64_t slab, int64_t box, int64_t reg)> accumulator;
   /// The staging buffer of the results that plan.stagedResults sends out
   /// by TMA.
   StagingFrame staging;

@@ -2,9 +2,10 @@
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// A persistent CTA of three warpgroups walks output tiles blockIdx.x,
-// blockIdx.x + gridDim.x, ... (each plan.tileM() rows by 128 output
-// columns of `a · bᵀ`, in the grouped order of `tileOrigin`):
+// A persistent CTA of three warpgroups (four with an epilogue warpgroup)
+// walks output tiles blockIdx.x, blockIdx.x + gridDim.x, ... (each
+// plan.tileM() rows by 128 output columns of `a · bᵀ`, in the grouped order
+// of `tileOrigin`):
 //
 //   warpgroup 0, the producer, gives up registers (setmaxnreg 24); its
 //   first thread walks the tiles' k-tiles in one sequence g: it waits until
@@ -35,6 +36,13 @@
 //   buffer per consumer and TMA stores (OutputStaging) when the ring
 //   leaves room for it.
 //
+// Epilogue-warpgroup schedule (plan.hasEpilogueWarpgroup()): cooperative
+// tiles, but after its mainloop a consumer only hands its accumulators,
+// rounded to bf16, to warpgroup 3 through a 32 KiB buffer after the ring
+// (handOff), and starts the next tile; warpgroup 3 runs the epilogue of
+// both consumers' rows in turn, its results stored from registers
+// (buildEpilogueWarpgroup). Registers: 32, 160, 160 and 160.
+//
 // A weight gradient split over its rows (plan.splits > 1) walks units
 // instead: all tiles of split 0, then of split 1, ...; a unit is its
 // tile's k-tiles [s · kTiles, (s + 1) · kTiles). How many splits (1, 2 or
@@ -57,6 +65,7 @@
 #include "EpilogueEmitter.h"
 #include "KernelFunction.h"
 #include "SplitMeeting.h"
+#include "VectorAccess.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -73,6 +82,15 @@ using namespace mlir::coda;
 /// setmaxnreg: 128 x 24 + 256 x 240 fits the 64 Ki registers of an SM.
 constexpr int32_t kProducerRegisters = 24;
 constexpr int32_t kConsumerRegisters = 240;
+/// With an epilogue warpgroup: 128 x 32 + 256 x 160 + 128 x 160 fits them
+/// too. A consumer then holds little more than its 128 accumulator
+/// registers (it spills at 152, the producer at 24).
+constexpr int32_t kHandingProducerRegisters = 32;
+constexpr int32_t kHandingConsumerRegisters = 160;
+constexpr int32_t kEpilogueRegisters = 160;
+/// The accumulator values a thread moves through the hand-off buffer in one
+/// 16-byte access.
+constexpr int64_t kHandOffGroup = 8;
 /// Row tiles that sweep the N tiles together (the tile-order swizzle).
 constexpr int64_t kGroupRows = 8;
 /// The bytes of one 64-column swizzle atom of an MN-major B box: 64 k-rows
@@ -151,6 +169,24 @@ private:
   void buildSetup();
   void buildProducer();
   void buildConsumer();
+  /// Epilogue warpgroup schedule: after its mainloop, a consumer rounds its
+  /// accumulators to bf16 and writes them to the hand-off buffer, once the
+  /// epilogue warpgroup has read the previous consumer's (`handOffEmpty`),
+  /// and signals them (`handOffFull`).
+  void handOff(Value consumer, Value thread, Value local,
+               ArrayRef<Value> accumulators);
+  /// The epilogue warpgroup: per tile, per consumer, reads the hand-off
+  /// buffer into registers, frees it, and runs the epilogue on them.
+  void buildEpilogueWarpgroup();
+  /// The thread's index in its warpgroup, its lane, and its upper row in
+  /// each m64 slab of wgmma's fragment.
+  struct FragmentThread {
+    Value thread, lane, rowInSlab;
+  };
+  FragmentThread fragmentThread();
+  /// The hand-off buffer (after the ring), as a shared-memory pointer; a
+  /// thread's 16-byte group g is element (g · 128 + thread) · 8 of it.
+  Value handOffBuffer();
   /// The linear tile and the split of the CTA's unit number `ordinal`:
   /// unit blockIdx.x + ordinal · gridDim.x, split-major (every tile of
   /// split 0 first).
@@ -237,7 +273,7 @@ private:
   /// (plan.scratchBytes()).
   Value scratch;
   // Values of the setup.
-  Value tid, warpgroup, smem, full, empty, turn;
+  Value tid, warpgroup, smem, full, empty, turn, handOffFull, handOffEmpty;
   Value rowTiles, tiles, cta, ctas, ctaUnits;
 };
 } // namespace
@@ -321,6 +357,15 @@ void GemmKernelBuilder::buildSetup() {
   empty = nvgpu::MBarrierCreateOp::create(b, loc, ringType);
   turn = nvgpu::MBarrierCreateOp::create(
       b, loc, nvgpu::MBarrierGroupType::get(context, workgroup, kConsumers));
+  // `handOffFull[c]` completes when consumer c's 128 threads have written a
+  // tile to the hand-off buffer, `handOffEmpty[c]` when the epilogue
+  // warpgroup's have read it.
+  if (plan.hasEpilogueWarpgroup()) {
+    auto handOffType =
+        nvgpu::MBarrierGroupType::get(context, workgroup, kConsumers);
+    handOffFull = nvgpu::MBarrierCreateOp::create(b, loc, handOffType);
+    handOffEmpty = nvgpu::MBarrierCreateOp::create(b, loc, handOffType);
+  }
   Value isThread0 =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, index(0));
   scf::IfOp::create(b, loc, isThread0, [&](OpBuilder &, Location) {
@@ -331,9 +376,15 @@ void GemmKernelBuilder::buildSetup() {
                                     index(plan.consumersPerTile() * 4),
                                     index(slot), Value());
     }
-    for (int64_t consumer = 0; consumer < kConsumers; ++consumer)
+    for (int64_t consumer = 0; consumer < kConsumers; ++consumer) {
       nvgpu::MBarrierInitOp::create(b, loc, turn, index(4), index(consumer),
                                     Value());
+      if (!plan.hasEpilogueWarpgroup())
+        continue;
+      for (Value handOff : {handOffFull, handOffEmpty})
+        nvgpu::MBarrierInitOp::create(b, loc, handOff, index(128),
+                                      index(consumer), Value());
+    }
     nvgpu::TmaPrefetchOp::create(b, loc, mapA, Value());
     for (Value pointer : weightMaps)
       nvgpu::TmaPrefetchOp::create(
@@ -448,7 +499,10 @@ std::pair<Value, Value> GemmKernelBuilder::boxSource(Value n0, int64_t box) {
 }
 
 void GemmKernelBuilder::buildProducer() {
-  NVVM::SetMaxRegisterOp::create(b, loc, kProducerRegisters,
+  NVVM::SetMaxRegisterOp::create(b, loc,
+                                 plan.hasEpilogueWarpgroup()
+                                     ? kHandingProducerRegisters
+                                     : kProducerRegisters,
                                  NVVM::SetMaxRegisterAction::decrease);
   Value isProducerThread =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, index(0));
@@ -645,16 +699,14 @@ GemmKernelBuilder::buildMainloop(Value first, Value aRows, Value lane,
 
 void GemmKernelBuilder::buildConsumer() {
   MLIRContext *context = b.getContext();
-  NVVM::SetMaxRegisterOp::create(b, loc, kConsumerRegisters,
+  NVVM::SetMaxRegisterOp::create(b, loc,
+                                 plan.hasEpilogueWarpgroup()
+                                     ? kHandingConsumerRegisters
+                                     : kConsumerRegisters,
                                  NVVM::SetMaxRegisterAction::increase);
   Value consumer = arith::SubIOp::create(b, loc, warpgroup, index(1));
-  Value thread = arith::RemUIOp::create(b, loc, tid, index(128));
-  Value warp = arith::DivUIOp::create(b, loc, thread, index(32));
-  Value lane = arith::RemUIOp::create(b, loc, thread, index(32));
-  // The thread's upper row in each m64 slab.
-  Value rowInSlab = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, warp, index(16)),
-      arith::DivUIOp::create(b, loc, lane, index(4)));
+  FragmentThread place = fragmentThread();
+  Value thread = place.thread, lane = place.lane, rowInSlab = place.rowInSlab;
   bool pingPong = plan.schedule == GemmSchedule::PingPong;
   // Cooperative: the consumer's rows within the tile (slabs of 64 rows of
   // 128 bytes in the A box); ping-pong: its own tiles, every other one.
@@ -715,8 +767,9 @@ void GemmKernelBuilder::buildConsumer() {
         Value rowBase = arith::AddIOp::create(
             b, loc, arith::AddIOp::create(b, loc, m0, rowOffset), rowInSlab);
         // Loaded before the mainloop, which hides their latency.
-        RowInputValues rowInputs =
-            loadRowInputs(b, loc, gemm, plan, rowBase, rows, inputs);
+        RowInputValues rowInputs;
+        if (!plan.hasEpilogueWarpgroup())
+          rowInputs = loadRowInputs(b, loc, gemm, plan, rowBase, rows, inputs);
         // Ping-pong: once this tile's wgmma are issued, the other consumer
         // may issue its next tile's; they queue behind these.
         auto passTurn = [&] {
@@ -758,10 +811,11 @@ void GemmKernelBuilder::buildConsumer() {
               frame.quad,
               rows,
               resultMaps};
-          for (int64_t slab = 0; slab < plan.slabs; ++slab)
-            frame.accumulators.push_back(SmallVector<Value, 2>(
-                ArrayRef<Value>(accumulators)
-                    .slice(slab * plan.boxes, plan.boxes)));
+          frame.accumulator = [&](int64_t slab, int64_t box,
+                                  int64_t reg) -> Value {
+            return LLVM::ExtractValueOp::create(
+                b, loc, accumulators[slab * plan.boxes + box], reg);
+          };
           // The epilogue inputs' steps of each slab, in the producer's order:
           // the slab waits for them and reads this consumer's boxes. Each
           // range's copy of the epilogue computes its own slots.
@@ -795,7 +849,9 @@ void GemmKernelBuilder::buildConsumer() {
           };
           emitEpilogue(b, loc, gemm, plan, frame);
         };
-        if (plan.splits == 1) {
+        if (plan.hasEpilogueWarpgroup()) {
+          handOff(consumer, thread, local, accumulators);
+        } else if (plan.splits == 1) {
           runEpilogue(accumulators);
         } else {
           Value last;
@@ -816,6 +872,153 @@ void GemmKernelBuilder::buildConsumer() {
       });
   if (plan.stagingColumns || plan.stagesOverInputs())
     OutputStaging::drain(b, loc, leader);
+}
+
+GemmKernelBuilder::FragmentThread GemmKernelBuilder::fragmentThread() {
+  Value thread = arith::RemUIOp::create(b, loc, tid, index(128));
+  Value warp = arith::DivUIOp::create(b, loc, thread, index(32));
+  Value lane = arith::RemUIOp::create(b, loc, thread, index(32));
+  Value rowInSlab = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, warp, index(16)),
+      arith::DivUIOp::create(b, loc, lane, index(4)));
+  return {thread, lane, rowInSlab};
+}
+
+Value GemmKernelBuilder::handOffBuffer() {
+  auto shared = LLVM::LLVMPointerType::get(
+      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  Value start = arith::IndexCastOp::create(
+      b, loc, b.getI64Type(),
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem));
+  return LLVM::GEPOp::create(b, loc, shared, b.getI8Type(),
+                             LLVM::IntToPtrOp::create(b, loc, shared, start),
+                             ValueRange{i64(plan.stages * plan.stageBytes())});
+}
+
+void GemmKernelBuilder::handOff(Value consumer, Value thread, Value local,
+                                ArrayRef<Value> accumulators) {
+  // Rounded first, so that only the stores wait for the buffer.
+  Type bf16 = b.getBF16Type();
+  auto groupType = VectorType::get({kHandOffGroup}, bf16);
+  SmallVector<Value> groups;
+  for (Value accumulator : accumulators)
+    for (int64_t first = 0; first < kTileN / 2; first += kHandOffGroup) {
+      Value group = LLVM::PoisonOp::create(b, loc, groupType);
+      for (int64_t e = 0; e < kHandOffGroup; ++e) {
+        Value value =
+            LLVM::ExtractValueOp::create(b, loc, accumulator, first + e);
+        Value narrow = arith::TruncFOp::create(b, loc, bf16, value);
+        group = LLVM::InsertElementOp::create(
+            b, loc, group, narrow,
+            arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(e)));
+      }
+      groups.push_back(group);
+    }
+  // Consumer 0's tile j follows consumer 1's tile j - 1 (phase j - 1 of
+  // handOffEmpty[1]); consumer 1's tile j follows consumer 0's tile j (phase
+  // j of handOffEmpty[0]).
+  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        consumer, index(0));
+  Value waits = arith::OrIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, local, index(1)),
+      arith::XOrIOp::create(b, loc, isFirst,
+                            arith::ConstantIntOp::create(b, loc, 1, 1)));
+  scf::IfOp::create(b, loc, waits, [&](OpBuilder &, Location) {
+    Value phase = arith::SelectOp::create(
+        b, loc, isFirst, arith::SubIOp::create(b, loc, local, index(1)), local);
+    waitParity(handOffEmpty, arith::SubIOp::create(b, loc, index(1), consumer),
+               phase);
+    scf::YieldOp::create(b, loc);
+  });
+  Value buffer = handOffBuffer();
+  for (auto [number, group] : llvm::enumerate(groups))
+    LLVM::StoreOp::create(
+        b, loc, group,
+        getElementAddress(
+            b, loc, buffer, bf16,
+            arith::MulIOp::create(
+                b, loc,
+                arith::AddIOp::create(b, loc, index(number * 128), thread),
+                index(kHandOffGroup))),
+        /*alignment=*/16);
+  nvgpu::MBarrierArriveOp::create(b, loc,
+                                  nvgpu::MBarrierTokenType::get(b.getContext()),
+                                  handOffFull, consumer);
+}
+
+void GemmKernelBuilder::buildEpilogueWarpgroup() {
+  MLIRContext *context = b.getContext();
+  NVVM::SetMaxRegisterOp::create(b, loc, kEpilogueRegisters,
+                                 NVVM::SetMaxRegisterAction::increase);
+  FragmentThread place = fragmentThread();
+  Value thread = place.thread, lane = place.lane, rowInSlab = place.rowInSlab;
+  Value quad = arith::RemUIOp::create(b, loc, lane, index(4));
+  Type bf16 = b.getBF16Type();
+  int64_t perStruct = kTileN / 2;
+  scf::ForOp::create(
+      b, loc, index(0), ctaUnits, index(1), ValueRange(),
+      [&](OpBuilder &, Location, Value local, ValueRange) {
+        Value m0, n0;
+        std::tie(m0, n0) = tileOrigin(unitOf(local).first);
+        // One consumer's rows at a time; one copy of the epilogue.
+        scf::ForOp::create(
+            b, loc, index(0), index(kConsumers), index(1), ValueRange(),
+            [&](OpBuilder &, Location, Value consumer, ValueRange) {
+              waitParity(handOffFull, consumer, local);
+              // Read at once, kept 16-bit, widened where the epilogue
+              // reads them.
+              Value buffer = handOffBuffer();
+              auto groupType = VectorType::get({kHandOffGroup}, bf16);
+              SmallVector<Value> groups;
+              for (int64_t group = 0;
+                   group < plan.slabs * plan.boxes * perStruct / kHandOffGroup;
+                   ++group)
+                groups.push_back(LLVM::LoadOp::create(
+                    b, loc, groupType,
+                    getElementAddress(
+                        b, loc, buffer, bf16,
+                        arith::MulIOp::create(
+                            b, loc,
+                            arith::AddIOp::create(b, loc, index(group * 128),
+                                                  thread),
+                            index(kHandOffGroup))),
+                    /*alignment=*/16));
+              nvgpu::MBarrierArriveOp::create(
+                  b, loc, nvgpu::MBarrierTokenType::get(context), handOffEmpty,
+                  consumer);
+
+              EpilogueFrame frame;
+              frame.rowBase = arith::AddIOp::create(
+                  b, loc,
+                  arith::AddIOp::create(
+                      b, loc, m0,
+                      arith::MulIOp::create(b, loc, consumer,
+                                            index(plan.slabs * 64))),
+                  rowInSlab);
+              frame.n0 = n0;
+              frame.lane = lane;
+              frame.quad = quad;
+              frame.rows = rows;
+              frame.inputs = inputs;
+              frame.outputs = outputs;
+              frame.rowInputs = loadRowInputs(b, loc, gemm, plan, frame.rowBase,
+                                              rows, inputs);
+              frame.staging.maps = resultMaps;
+              frame.accumulator = [&](int64_t slab, int64_t box,
+                                      int64_t reg) -> Value {
+                int64_t value = (slab * plan.boxes + box) * perStruct + reg;
+                Value narrow = LLVM::ExtractElementOp::create(
+                    b, loc, groups[value / kHandOffGroup],
+                    arith::ConstantOp::create(
+                        b, loc, b.getI32IntegerAttr(value % kHandOffGroup)));
+                return arith::ExtFOp::create(b, loc, b.getF32Type(), narrow);
+              };
+              emitEpilogue(b, loc, gemm, plan, frame);
+              scf::YieldOp::create(b, loc);
+            });
+        scf::YieldOp::create(b, loc);
+      });
 }
 
 void GemmKernelBuilder::build(StringRef name) {
@@ -884,17 +1087,30 @@ void GemmKernelBuilder::build(StringRef name) {
   resultMaps = boxMaps(outputs, gemm.getResults(), plan.resultsStoredByTma());
 
   buildSetup();
-  Value isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           warpgroup, index(0));
-  scf::IfOp::create(
-      b, loc, isProducer,
-      [&](OpBuilder &, Location) {
-        buildProducer();
-        scf::YieldOp::create(b, loc);
-      },
-      [&](OpBuilder &, Location) {
-        buildConsumer();
-        scf::YieldOp::create(b, loc);
+  // Warpgroup `role` runs `thenBuild`, the others `elseBuild`.
+  auto branch = [&](int64_t role, function_ref<void()> thenBuild,
+                    function_ref<void()> elseBuild) {
+    Value isRole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         warpgroup, index(role));
+    scf::IfOp::create(
+        b, loc, isRole,
+        [&](OpBuilder &, Location) {
+          thenBuild();
+          scf::YieldOp::create(b, loc);
+        },
+        [&](OpBuilder &, Location) {
+          elseBuild();
+          scf::YieldOp::create(b, loc);
+        });
+  };
+  branch(
+      0, [&] { buildProducer(); },
+      [&] {
+        if (!plan.hasEpilogueWarpgroup())
+          return buildConsumer();
+        branch(
+            1 + kConsumers, [&] { buildEpilogueWarpgroup(); },
+            [&] { buildConsumer(); });
       });
   gpu::ReturnOp::create(b, loc);
 }

@@ -25,24 +25,38 @@ std::optional<GemmSchedule> mlir::coda::parseGemmSchedule(StringRef name) {
     return GemmSchedule::Cooperative;
   if (name == "pingpong")
     return GemmSchedule::PingPong;
+  if (name == "epilogue-warpgroup")
+    return GemmSchedule::EpilogueWarpgroup;
   return std::nullopt;
 }
 
 StringRef mlir::coda::stringifyGemmSchedule(GemmSchedule schedule) {
-  return schedule == GemmSchedule::PingPong ? "pingpong" : "cooperative";
+  switch (schedule) {
+  case GemmSchedule::Cooperative:
+    return "cooperative";
+  case GemmSchedule::PingPong:
+    return "pingpong";
+  case GemmSchedule::EpilogueWarpgroup:
+    return "epilogue-warpgroup";
+  }
+  llvm_unreachable("unknown GEMM schedule");
 }
 
-FailureOr<GemmSchedule> mlir::coda::parseScheduleOptions(Operation *anchor,
-                                                         StringRef schedule,
-                                                         int64_t stages) {
+FailureOr<std::optional<GemmSchedule>>
+mlir::coda::parseScheduleOptions(Operation *anchor, StringRef schedule,
+                                 int64_t stages) {
   if (stages == 1)
     return anchor->emitError("stages = 1: the mainloop's ring needs at least "
                              "2 slots to overlap loads with wgmma");
+  if (schedule == "auto")
+    return std::optional<GemmSchedule>();
   std::optional<GemmSchedule> parsed = parseGemmSchedule(schedule);
   if (!parsed)
     return anchor->emitError("schedule = \"")
-           << schedule << "\" is neither \"cooperative\" nor \"pingpong\"";
-  return *parsed;
+           << schedule
+           << "\" is not \"auto\", \"cooperative\", \"pingpong\" or "
+              "\"epilogue-warpgroup\"";
+  return parsed;
 }
 
 const EpilogueRange &GemmKernelPlan::rangeOf(int64_t column) const {
@@ -395,9 +409,32 @@ static LogicalResult planSplits(GemmOp gemm, std::optional<int64_t> pinned,
   return success();
 }
 
+/// Whether an epilogue warpgroup pays for its hand-off: the epilogue
+/// computes more than the accumulator's store, and reads no 16-bit [M, W]
+/// tile, which the epilogue warpgroup would read from global memory with
+/// the latency exposed, nor a per-column vector (a bias): with either its
+/// 160 registers spill (bench/NOTES.md §57). A weight gradient keeps the
+/// cooperative schedule's split reduction.
+static bool paysForEpilogueWarpgroup(GemmOp gemm, int64_t width) {
+  if (gemm.getALayout() == "km")
+    return false;
+  auto yield = cast<YieldOp>(gemm.getBody().getTerminator());
+  if (llvm::all_of(yield.getValues(),
+                   [&](Value value) { return value == gemm.getAccumulator(); }))
+    return false;
+  return llvm::none_of(gemm.getInputs(), [&](Value input) {
+    auto type = cast<RankedTensorType>(input.getType());
+    return type.getRank() == 1 ||
+           (isSixteenBitTmaTile(type) && type.getDimSize(1) == width);
+  });
+}
+
 FailureOr<GemmKernelPlan>
 mlir::coda::planGemmKernel(GemmOp gemm, const GemmPlanChoice &choice) {
-  GemmSchedule schedule = choice.schedule;
+  GemmSchedule schedule = choice.schedule.value_or(
+      paysForEpilogueWarpgroup(gemm, getOutputWidth(gemm))
+          ? GemmSchedule::EpilogueWarpgroup
+          : GemmSchedule::Cooperative);
   int64_t stages = choice.stages;
   GemmKernelPlan plan;
   plan.schedule = schedule;
@@ -500,8 +537,9 @@ mlir::coda::planGemmKernel(GemmOp gemm, const GemmPlanChoice &choice) {
   }
 
   if (stages == 0)
-    plan.stages = std::min<int64_t>(kMaxStages, (kMaxSharedBytes - 1024) /
-                                                    plan.stageBytes());
+    plan.stages = std::min<int64_t>(
+        kMaxStages,
+        (kMaxSharedBytes - 1024 - plan.handOffBytes()) / plan.stageBytes());
   if (plan.sharedBytes() > kMaxSharedBytes)
     return gemm.emitError("a ring of ")
            << stages << " stages of " << plan.stageBytes() / 1024
@@ -511,6 +549,13 @@ mlir::coda::planGemmKernel(GemmOp gemm, const GemmPlanChoice &choice) {
   planRingInputs(gemm, cutWalk, plan);
   if (failed(planSplits(gemm, choice.splits, plan)))
     return failure();
+  // The epilogue warpgroup stores its results from registers: the hand-off
+  // buffer takes the room staging would.
+  if (plan.hasEpilogueWarpgroup()) {
+    plan.stagedResults.assign(gemm.getNumResults(), false);
+    plan.stagedOverInputs.assign(gemm.getNumResults(), std::nullopt);
+    return plan;
+  }
   // An epilogue that reads tiles through the ring holds their pairs beside
   // its results' values, and a result stored from registers there spills
   // (bench/NOTES.md §48). Such a kernel stages results in the ring inputs'
@@ -562,8 +607,9 @@ FailureOr<std::optional<GemmPlanChoice>> mlir::coda::readPlanAttr(GemmOp gemm) {
   if (!parsed || !stages || stages.getInt() < 2 ||
       (splits && !isa<IntegerAttr>(splits)))
     return gemm.emitError("coda.plan must be a dictionary with schedule = "
-                          "\"cooperative\" or \"pingpong\", stages >= 2 "
-                          "and optionally an integer splits, got ")
+                          "\"cooperative\", \"pingpong\" or "
+                          "\"epilogue-warpgroup\", stages >= 2 and "
+                          "optionally an integer splits, got ")
            << attr;
   GemmPlanChoice choice{*parsed, stages.getInt(), std::nullopt};
   if (splits)

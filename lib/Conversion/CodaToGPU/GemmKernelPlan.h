@@ -61,15 +61,20 @@ enum class GemmSchedule {
   /// Each works on its own tiles, in turn: one's epilogue runs while the
   /// other's wgmma runs.
   PingPong,
+  /// Both work on one tile, each on its own rows, and hand their
+  /// accumulators, rounded to 16 bits, to a fourth warpgroup through shared
+  /// memory; it runs the epilogue while they compute the next tile.
+  EpilogueWarpgroup,
 };
 
-/// Parses "cooperative" or "pingpong", and back.
+/// Parses "cooperative", "pingpong" or "epilogue-warpgroup", and back.
 std::optional<GemmSchedule> parseGemmSchedule(StringRef name);
 StringRef stringifyGemmSchedule(GemmSchedule schedule);
 
-/// The schedule of the `schedule` and `stages` pass options, or failure
-/// after reporting on `anchor` why they are not one.
-FailureOr<GemmSchedule>
+/// The schedule of the `schedule` and `stages` pass options (none for
+/// "auto": the planner chooses per GEMM), or failure after reporting on
+/// `anchor` why they are not one.
+FailureOr<std::optional<GemmSchedule>>
 parseScheduleOptions(Operation *anchor, StringRef schedule, int64_t stages);
 
 /// The SMs whose waves the planner fills when it splits a reduction: the
@@ -81,7 +86,8 @@ constexpr int64_t kMaxSplits = 4;
 
 /// What the pass options or a `coda.plan` fix about a GEMM's kernel.
 struct GemmPlanChoice {
-  GemmSchedule schedule = GemmSchedule::Cooperative;
+  /// None: the planner chooses (planGemmKernel).
+  std::optional<GemmSchedule> schedule;
   /// Ring slots; 0: as many as fit.
   int64_t stages = 0;
   /// The parts of a weight gradient's row reduction; none: the planner
@@ -141,7 +147,11 @@ struct GemmKernelPlan {
 
   /// Consumer warpgroups per tile, and the rows of a tile.
   int64_t consumersPerTile() const {
-    return schedule == GemmSchedule::Cooperative ? kConsumers : 1;
+    return schedule == GemmSchedule::PingPong ? 1 : kConsumers;
+  }
+  /// Whether a warpgroup of its own runs the epilogue.
+  bool hasEpilogueWarpgroup() const {
+    return schedule == GemmSchedule::EpilogueWarpgroup;
   }
   int64_t tileM() const { return consumersPerTile() * slabs * 64; }
   int64_t aBoxBytes() const { return tileM() * kTileK * 2; }
@@ -171,14 +181,22 @@ struct GemmKernelPlan {
   int64_t stagingBytesPerConsumer() const {
     return stagedCount() * 64 * stagingColumns * 2;
   }
+  /// The buffer through which one consumer at a time hands its
+  /// accumulators to the epilogue warpgroup, after the ring: 16 bits per
+  /// accumulator register of its 128 threads.
+  int64_t handOffBytes() const {
+    return hasEpilogueWarpgroup() ? 128 * slabs * boxes * (kTileN / 2) * 2 : 0;
+  }
   /// Where each consumer's split arrival is passed to its threads: after
-  /// the ring and the staging buffers, 4 bytes per consumer.
+  /// the ring, the staging buffers and the hand-off buffer, 4 bytes per
+  /// consumer.
   int64_t arrivalOffset() const {
-    return stages * stageBytes() + kConsumers * stagingBytesPerConsumer();
+    return stages * stageBytes() + kConsumers * stagingBytesPerConsumer() +
+           handOffBytes();
   }
   int64_t arrivalBytes() const { return splits > 1 ? 4 * kConsumers : 0; }
-  /// The dynamic shared memory: the ring, the staging buffers, the split
-  /// arrivals and 1 KiB of alignment slack.
+  /// The dynamic shared memory: the ring, the staging buffers, the
+  /// hand-off buffer, the split arrivals and 1 KiB of alignment slack.
   int64_t sharedBytes() const {
     return arrivalOffset() + arrivalBytes() + 1024;
   }
@@ -201,7 +219,9 @@ struct GemmKernelPlan {
     return splitCounterBytes() + staticTiles() * (splits - 1) * kConsumers *
                                      partialBytesPerConsumer();
   }
-  int64_t threads() const { return 128 * (1 + kConsumers); }
+  int64_t threads() const {
+    return 128 * (1 + kConsumers + (hasEpilogueWarpgroup() ? 1 : 0));
+  }
   /// The k-tiles of a static reduction (not `reducesRows`).
   int64_t kTiles() const { return llvm::divideCeil(k, kTileK); }
   /// The rows of one TMA box of `a`: the tile's (K-major), or 64 k-rows.
@@ -211,7 +231,12 @@ struct GemmKernelPlan {
   const EpilogueRange &rangeOf(int64_t column) const;
 };
 
-/// Plans the kernel of `gemm` as `choice` fixes it: a ring of
+/// Plans the kernel of `gemm` as `choice` fixes it: unless it fixes the
+/// schedule, an epilogue warpgroup where the epilogue computes more than
+/// the accumulator and reads neither a 16-bit [M, W] tile (which the
+/// cooperative schedule loads through the ring) nor a per-column vector,
+/// and the GEMM is not a weight gradient, else cooperative
+/// (bench/NOTES.md §57); a ring of
 /// `choice.stages` slots (0: as many as fit in shared memory, at most 8),
 /// and unless `choice.splits` fixes it, a weight gradient's row reduction
 /// split into the fewest parts (1, 2 or 4) that keep 90% of

@@ -30,7 +30,7 @@ struct CodaPlanKernelsPass
   using Base::Base;
 
   void runOnOperation() override {
-    FailureOr<GemmSchedule> gemmSchedule =
+    FailureOr<std::optional<GemmSchedule>> gemmSchedule =
         parseScheduleOptions(getOperation(), schedule, stages);
     if (failed(gemmSchedule))
       return signalPassFailure();

@@ -1,4 +1,5 @@
-// RUN: coda-opt %s --split-input-file --convert-coda-to-gpu | FileCheck %s
+// RUN: coda-opt %s --split-input-file --convert-coda-to-gpu="schedule=cooperative" | FileCheck %s
+// RUN: coda-opt %s --split-input-file --convert-coda-to-gpu | FileCheck %s --check-prefix=AUTO
 // RUN: coda-opt %s --split-input-file --convert-coda-to-gpu="stages=2" | FileCheck %s --check-prefix=TWO
 // RUN: coda-opt %s --split-input-file --convert-coda-to-gpu="schedule=pingpong" | FileCheck %s --check-prefix=PINGPONG
 
@@ -177,6 +178,34 @@ func.func @finish(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<?x
 //       CHECK:         nvvm.wgmma.commit.group.sync.aligned
 //   CHECK-NOT:       llvm.load {{.+}} -> f32
 //       CHECK:       math.exp
+// Chosen by default (it computes, and reads no tile and no per-column
+// vector), the epilogue runs on a fourth warpgroup: hand-off barriers of
+// 128 arrivals each; the epilogue warpgroup waits for a consumer's tile,
+// reads it from the hand-off buffer as 16 groups of 8 bf16 and frees the
+// buffer before its sigmoid; each consumer, after its last wgmma, waits
+// until the buffer is free, writes its 16 groups and signals them. The
+// results are stored from registers.
+// AUTO-LABEL: func.func @swiglu
+//       AUTO:   coda.launch = {block = 512 : i64, {{.*}}schedule = "epilogue-warpgroup", shared_bytes = 230400 : i64, stages = 4 : i64
+//       AUTO:   gpu.func @swiglu_gemm0
+//       AUTO:     nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+//       AUTO:     %[[FULL:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+//       AUTO:     %[[EMPTY:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+//       AUTO:     nvgpu.mbarrier.init %[[FULL]][%{{.+}}], %c128
+//       AUTO:     nvgpu.mbarrier.init %[[EMPTY]][%{{.+}}], %c128
+//       AUTO:     nvvm.setmaxregister decrease 32
+//       AUTO:     nvvm.setmaxregister increase 160
+//       AUTO:     nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// AUTO-COUNT-16:   llvm.load {{.*}} : !llvm.ptr<3> -> vector<8xbf16>
+//       AUTO:       nvgpu.mbarrier.arrive %[[EMPTY]]
+//       AUTO:       math.exp
+//       AUTO:       llvm.store {{.*}} : vector<2xbf16>, !llvm.ptr{{$}}
+//       AUTO:     nvvm.setmaxregister increase 160
+//       AUTO:       nvvm.wgmma.mma_async
+//       AUTO:       nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
+// AUTO-COUNT-16:   llvm.store {{.*}} : vector<8xbf16>, !llvm.ptr<3>
+//       AUTO:       nvgpu.mbarrier.arrive %[[FULL]]
+//   AUTO-NOT:       nvgpu.tma.async.store
 func.func @swiglu(%h: tensor<?x64xbf16>, %wg: tensor<256x64xbf16>, %wu: tensor<256x64xbf16>, %r: tensor<?x1xf32>) -> tensor<?x256xbf16> {
   %y = coda.gemm %h, [%wg, %wu] inputs(%r) : (tensor<?x64xbf16>, tensor<256x64xbf16>, tensor<256x64xbf16>, tensor<?x1xf32>) -> tensor<?x256xbf16> {
   ^bb0(%acc: tensor<?x512xf32>, %rstd: tensor<?x1xf32>):

@@ -5,9 +5,9 @@
 // RUN: not coda-opt %s --split-input-file --convert-coda-to-gpu 2>&1 | FileCheck %s --check-prefix=BADPLAN
 
 // NOFIT: error: a ring of 5 stages of 48 KiB needs 241 KiB of shared memory; a CTA has 227 KiB
-// SCHEDULE: error: schedule = "warp" is neither "cooperative" nor "pingpong"
+// SCHEDULE: error: schedule = "warp" is not "auto", "cooperative", "pingpong" or "epilogue-warpgroup"
 // STAGES: error: stages = 1: the mainloop's ring needs at least 2 slots to overlap loads with wgmma
-// BADPLAN: error: coda.plan must be a dictionary with schedule = "cooperative" or "pingpong", stages >= 2 and optionally an integer splits, got {schedule = "cooperative", stages = 1 : i64}
+// BADPLAN: error: coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2 and optionally an integer splits, got {schedule = "cooperative", stages = 1 : i64}
 
 // What the generator cannot take is reported when planning: a weight
 // gradient reads both operands as [K, ...].
@@ -25,7 +25,7 @@ func.func @km(%a: tensor<64x128xbf16>, %b: tensor<32x64xbf16>) -> tensor<128x32x
 // A plan that is not one: reported by coda-plan-kernels, which keeps a
 // GEMM's plan, and by convert-coda-to-gpu.
 func.func @bad_plan(%a: tensor<?x64xbf16>, %b: tensor<32x64xbf16>) -> tensor<?x32xbf16> {
-  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative" or "pingpong", stages >= 2 and optionally an integer splits, got {schedule = "cooperative", stages = 1 : i64}}}
+  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2 and optionally an integer splits, got {schedule = "cooperative", stages = 1 : i64}}}
   %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 1 : i64}} : (tensor<?x64xbf16>, tensor<32x64xbf16>) -> tensor<?x32xbf16> {
   ^bb0(%acc: tensor<?x32xf32>):
     coda.yield %acc : tensor<?x32xf32>
@@ -86,6 +86,19 @@ func.func @three_splits(%dy: tensor<?x256xbf16>, %x: tensor<?x128xbf16>) -> tens
 
 // -----
 
+// A weight gradient under an epilogue warpgroup is not split: the hand-off
+// has no meeting of the splits' partial accumulators.
+func.func @split_epilogue_warpgroup(%dy: tensor<?x128xbf16>, %x: tensor<?x64xbf16>) -> tensor<128x64xbf16> {
+  // expected-error @+1 {{coda.plan splits = 2 needs a weight gradient (a_layout = "km") under the cooperative schedule whose epilogue loads no input through the ring}}
+  %w = coda.gemm %dy, [%x] {a_layout = "km", b_layout = "kn", coda.plan = {schedule = "epilogue-warpgroup", stages = 4 : i64, splits = 2 : i64}} : (tensor<?x128xbf16>, tensor<?x64xbf16>) -> tensor<128x64xbf16> {
+  ^bb0(%acc: tensor<128x64xf32>):
+    coda.yield %acc : tensor<128x64xf32>
+  }
+  return %w : tensor<128x64xbf16>
+}
+
+// -----
+
 func.func @split_forward(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
   // expected-error @+1 {{coda.plan splits = 2 needs a weight gradient (a_layout = "km") under the cooperative schedule whose epilogue loads no input through the ring}}
   %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 4 : i64, splits = 2 : i64}} : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
@@ -98,7 +111,7 @@ func.func @split_forward(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tens
 // -----
 
 func.func @split_name(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
-  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative" or "pingpong", stages >= 2 and optionally an integer splits, got {schedule = "cooperative", splits = "two", stages = 4 : i64}}}
+  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2 and optionally an integer splits, got {schedule = "cooperative", splits = "two", stages = 4 : i64}}}
   %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 4 : i64, splits = "two"}} : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
   ^bb0(%acc: tensor<?x128xf32>):
     coda.yield %acc : tensor<?x128xf32>

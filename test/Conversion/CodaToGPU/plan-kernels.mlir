@@ -1,6 +1,27 @@
-// RUN: coda-opt %s --split-input-file --coda-plan-kernels | FileCheck %s
+// RUN: coda-opt %s --split-input-file --coda-plan-kernels="schedule=cooperative" | FileCheck %s
+// RUN: coda-opt %s --split-input-file --coda-plan-kernels | FileCheck %s --check-prefix=AUTO
 // RUN: coda-opt %s --split-input-file --coda-plan-kernels="schedule=pingpong stages=3" | FileCheck %s --check-prefix=PINGPONG
-// RUN: coda-opt %s --split-input-file --coda-plan-kernels --convert-coda-to-gpu="schedule=pingpong" | FileCheck %s --check-prefix=FOLLOWED
+// RUN: coda-opt %s --split-input-file --coda-plan-kernels="schedule=cooperative" --convert-coda-to-gpu="schedule=pingpong" | FileCheck %s --check-prefix=FOLLOWED
+
+// By default (schedule = "auto") a GEMM gets an epilogue warpgroup when its
+// epilogue computes more than the accumulator's store and reads neither a
+// 16-bit [M, W] tile nor a per-column vector, and it is not a weight
+// gradient; the others are cooperative.
+// AUTO-LABEL: func.func @oproj
+//       AUTO:   schedule = "cooperative"
+// AUTO-LABEL: func.func @swiglu
+//       AUTO:   coda.plan = {boxes = 2 : i64, rows_per_tile = 128 : i64, schedule = "epilogue-warpgroup", splits = 1 : i64, stages = 4 : i64}
+// AUTO-LABEL: func.func @three_results_ring_inputs
+//       AUTO:   schedule = "cooperative"
+//       AUTO:   schedule = "cooperative"
+//       AUTO:   schedule = "cooperative"
+//       AUTO:   coda.plan = {boxes = 1 : i64, rows_per_tile = 256 : i64, schedule = "epilogue-warpgroup", splits = 1 : i64, stages = 4 : i64}
+// AUTO-LABEL: func.func @qkv_wgrad
+//       AUTO:   schedule = "cooperative"
+// AUTO-LABEL: func.func @bias_gelu
+//       AUTO:   schedule = "cooperative"
+// AUTO-LABEL: func.func @plain
+//       AUTO:   schedule = "cooperative"
 
 // The O-projection pattern: one weight box, 256-row cooperative tiles, the
 // deepest ring that fits (4 slots of 48 KiB); the partials and the
@@ -192,4 +213,26 @@ func.func @pinned_unsplit(%dy: tensor<?x3072xbf16>, %x: tensor<?x2048xbf16>) -> 
     coda.yield %acc : tensor<3072x2048xf32>
   }
   return %dw : tensor<3072x2048xbf16>
+}
+
+// -----
+
+// A per-column bias beside the epilogue's registers, and a plain store:
+// cooperative by default.
+func.func @bias_gelu(%x: tensor<?x64xbf16>, %w: tensor<256x64xbf16>, %b: tensor<256xf32>) -> tensor<?x256xbf16> {
+  %y = coda.gemm %x, [%w] inputs(%b) : (tensor<?x64xbf16>, tensor<256x64xbf16>, tensor<256xf32>) -> tensor<?x256xbf16> {
+  ^bb0(%acc: tensor<?x256xf32>, %bias: tensor<256xf32>):
+    %a = coda.add %acc, %bias : (tensor<?x256xf32>, tensor<256xf32>) -> tensor<?x256xf32>
+    %g = coda.gelu %a {approximate = "tanh"} : (tensor<?x256xf32>) -> tensor<?x256xf32>
+    coda.yield %g : tensor<?x256xf32>
+  }
+  return %y : tensor<?x256xbf16>
+}
+
+func.func @plain(%x: tensor<?x64xbf16>, %w: tensor<256x64xbf16>) -> tensor<?x256xbf16> {
+  %y = coda.gemm %x, [%w] : (tensor<?x64xbf16>, tensor<256x64xbf16>) -> tensor<?x256xbf16> {
+  ^bb0(%acc: tensor<?x256xf32>):
+    coda.yield %acc : tensor<?x256xf32>
+  }
+  return %y : tensor<?x256xbf16>
 }
