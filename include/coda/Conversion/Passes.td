@@ -202,7 +202,9 @@ def CodaPlanKernelsPass : Pass<"coda-plan-kernels", "::mlir::ModuleOp"> {
     * `schedule`: unless the option fixes one ("auto", the default,
       does not), "epilogue-warpgroup" for a GEMM whose epilogue computes
       more than the accumulator's store, reads neither a 16-bit [M, W]
-      tile nor a per-column vector and is not a weight gradient: two
+      tile nor a per-column vector, has only 16-bit tile results (the
+      hand-off rounds the accumulators to bf16, which partials and f32
+      results would feel) and is not a weight gradient: two
       consumer warpgroups compute each tile
       as in "cooperative", hand their accumulators, rounded to bf16, to a
       fourth warpgroup through a 32 KiB shared-memory buffer and go on to

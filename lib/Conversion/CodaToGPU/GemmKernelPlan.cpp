@@ -413,8 +413,11 @@ static LogicalResult planSplits(GemmOp gemm, std::optional<int64_t> pinned,
 /// computes more than the accumulator's store, and reads no 16-bit [M, W]
 /// tile, which the epilogue warpgroup would read from global memory with
 /// the latency exposed, nor a per-column vector (a bias): with either its
-/// 160 registers spill (bench/NOTES.md §57). A weight gradient keeps the
-/// cooperative schedule's split reduction.
+/// 160 registers spill (bench/NOTES.md §57). Its results must all be
+/// 16-bit tiles: the hand-off rounds the accumulators to bf16, which their
+/// own rounding covers, but partials and f32 results would lose the f32
+/// accumulator's precision. A weight gradient keeps the cooperative
+/// schedule's split reduction.
 static bool paysForEpilogueWarpgroup(GemmOp gemm, int64_t width) {
   if (gemm.getALayout() == "km")
     return false;
@@ -422,6 +425,11 @@ static bool paysForEpilogueWarpgroup(GemmOp gemm, int64_t width) {
   if (llvm::all_of(yield.getValues(),
                    [&](Value value) { return value == gemm.getAccumulator(); }))
     return false;
+  for (auto [value, result] :
+       llvm::zip_equal(yield.getValues(), gemm.getResults()))
+    if (getPartialsSource(value) ||
+        cast<RankedTensorType>(result.getType()).getElementTypeBitWidth() != 16)
+      return false;
   return llvm::none_of(gemm.getInputs(), [&](Value input) {
     auto type = cast<RankedTensorType>(input.getType());
     return type.getRank() == 1 ||

@@ -233,9 +233,10 @@ struct GemmKernelPlan {
 
 /// Plans the kernel of `gemm` as `choice` fixes it: unless it fixes the
 /// schedule, an epilogue warpgroup where the epilogue computes more than
-/// the accumulator and reads neither a 16-bit [M, W] tile (which the
+/// the accumulator, reads neither a 16-bit [M, W] tile (which the
 /// cooperative schedule loads through the ring) nor a per-column vector,
-/// and the GEMM is not a weight gradient, else cooperative
+/// and has only 16-bit tile results, and the GEMM is not a weight
+/// gradient, else cooperative
 /// (bench/NOTES.md §57); a ring of
 /// `choice.stages` slots (0: as many as fit in shared memory, at most 8),
 /// and unless `choice.splits` fixes it, a weight gradient's row reduction

@@ -178,8 +178,9 @@ func.func @finish(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<?x
 //       CHECK:         nvvm.wgmma.commit.group.sync.aligned
 //   CHECK-NOT:       llvm.load {{.+}} -> f32
 //       CHECK:       math.exp
-// Chosen by default (it computes, and reads no tile and no per-column
-// vector), the epilogue runs on a fourth warpgroup: hand-off barriers of
+// Chosen by default (it computes, reads no tile and no per-column vector,
+// and its result is a 16-bit tile), the epilogue runs on a fourth
+// warpgroup: hand-off barriers of
 // 128 arrivals each; the epilogue warpgroup waits for a consumer's tile,
 // reads it from the hand-off buffer as 16 groups of 8 bf16 and frees the
 // buffer before its sigmoid; each consumer, after its last wgmma, waits

@@ -4,9 +4,9 @@
 // RUN: coda-opt %s --split-input-file --coda-plan-kernels="schedule=cooperative" --convert-coda-to-gpu="schedule=pingpong" | FileCheck %s --check-prefix=FOLLOWED
 
 // By default (schedule = "auto") a GEMM gets an epilogue warpgroup when its
-// epilogue computes more than the accumulator's store and reads neither a
-// 16-bit [M, W] tile nor a per-column vector, and it is not a weight
-// gradient; the others are cooperative.
+// epilogue computes more than the accumulator's store, reads neither a
+// 16-bit [M, W] tile nor a per-column vector, and has only 16-bit tile
+// results, and it is not a weight gradient; the others are cooperative.
 // AUTO-LABEL: func.func @oproj
 //       AUTO:   schedule = "cooperative"
 // AUTO-LABEL: func.func @swiglu
@@ -21,6 +21,8 @@
 // AUTO-LABEL: func.func @bias_gelu
 //       AUTO:   schedule = "cooperative"
 // AUTO-LABEL: func.func @plain
+//       AUTO:   schedule = "cooperative"
+// AUTO-LABEL: func.func @lse_partials
 //       AUTO:   schedule = "cooperative"
 
 // The O-projection pattern: one weight box, 256-row cooperative tiles, the
@@ -217,8 +219,9 @@ func.func @pinned_unsplit(%dy: tensor<?x3072xbf16>, %x: tensor<?x2048xbf16>) -> 
 
 // -----
 
-// A per-column bias beside the epilogue's registers, and a plain store:
-// cooperative by default.
+// A per-column bias beside the epilogue's registers, a plain store, and
+// partials (which the hand-off's bf16 rounding would make less precise
+// than the f32 accumulator): cooperative by default.
 func.func @bias_gelu(%x: tensor<?x64xbf16>, %w: tensor<256x64xbf16>, %b: tensor<256xf32>) -> tensor<?x256xbf16> {
   %y = coda.gemm %x, [%w] inputs(%b) : (tensor<?x64xbf16>, tensor<256x64xbf16>, tensor<256xf32>) -> tensor<?x256xbf16> {
   ^bb0(%acc: tensor<?x256xf32>, %bias: tensor<256xf32>):
@@ -235,4 +238,13 @@ func.func @plain(%x: tensor<?x64xbf16>, %w: tensor<256x64xbf16>) -> tensor<?x256
     coda.yield %acc : tensor<?x256xf32>
   }
   return %y : tensor<?x256xbf16>
+}
+
+func.func @lse_partials(%x: tensor<?x64xbf16>, %w: tensor<256x64xbf16>) -> tensor<?x?xf32> {
+  %p = coda.gemm %x, [%w] : (tensor<?x64xbf16>, tensor<256x64xbf16>) -> tensor<?x?xf32> {
+  ^bb0(%acc: tensor<?x256xf32>):
+    %l = coda.partial_reduce %acc {kind = "lse"} : (tensor<?x256xf32>) -> tensor<?x?xf32>
+    coda.yield %l : tensor<?x?xf32>
+  }
+  return %p : tensor<?x?xf32>
 }
