@@ -148,10 +148,14 @@ std::pair<Value, Value> RowEvaluator::inputPair(unsigned input,
              .first;
   }
   if (it == loads.end()) {
-    // Column n0 + 2·quad + offset, clamped to the last pair of the tensor.
+    // Column n0 + 2·quad + offset, clamped to the last pair of the tensor
+    // where the range's last tile reaches past it (2·quad is at most 6).
+    // Unclamped, the offset folds into the load's immediate.
     int64_t width = getWidth(gemm.getInputs()[input]);
-    Value column =
-        arith::MinUIOp::create(b, loc, tileColumn(offset), index(width - 2));
+    int64_t lastTile = llvm::alignDown(range.end - 1, kTileN);
+    Value column = tileColumn(offset);
+    if (lastTile + 6 + offset > width - 2)
+      column = arith::MinUIOp::create(b, loc, column, index(width - 2));
     it = loads.try_emplace(key, load(input, column, /*pair=*/true)).first;
   }
   return {it->second[0], it->second[1]};
@@ -615,8 +619,13 @@ void RangeEmitter::emitBatch(int64_t slab, ArrayRef<int64_t> batch) {
     for (auto j = batch.begin(); j != batch.end(); ++j, ++pairs) {
       RowState &state = rowGroup[half];
       Value column = arith::AddIOp::create(b, loc, columnBase, index(8 * *j));
-      Value columnInside = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::ult, column, index(plan.width));
+      // Every column is inside when the tiles end at the output's width.
+      Value columnInside =
+          plan.width % kTileN == 0
+              ? arith::ConstantIntOp::create(b, loc, 1, 1).getResult()
+              : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, column,
+                                      index(plan.width))
+                    .getResult();
       addPartialTerms(state, *j, column, columnInside);
       if (!pairs->empty())
         writeResults(state, half, *j, *pairs, column, columnInside);
