@@ -12,6 +12,7 @@ import builtins
 import ctypes
 import ctypes.util
 import os
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -201,6 +202,9 @@ class Bundle:
         self._callback = None
         self._callback_error: Optional[BaseException] = None
         self._device: Any = None
+        # The rows and, per buffer in order, (name, tensor reference,
+        # address, shape, strides, dtype) of the last run's bindings.
+        self._bound: Optional[Tuple[int, List[Tuple[Any, ...]]]] = None
         _check(
             lib.codaBundleLoad(
                 os.fsencode(image_path),
@@ -320,19 +324,40 @@ class Bundle:
         of the plan's dtype and shape (-1 as `rows`, -B as ceil(rows / B)).
         The argument and result buffers are needed; a workspace buffer given
         is used (and can be read afterwards) instead of the runtime's.
-        Returns once the work is enqueued."""
+        Returns once the work is enqueued. A run over the same rows and the
+        same tensors as the one before (the same objects, by name in the same
+        order, at the same addresses, shapes, strides and dtypes) reuses its
+        bindings: nothing is checked or bound again."""
         import torch
 
         lib = _lib()
-        lib.codaSessionUnbindAll(self._session)
-        self._device = None
-        for name, tensor in buffers.items():
-            buffer = self.buffers.get(name)
-            if buffer is not None:
-                self._check_tensor(buffer, tensor, rows, torch)
-                self._device = tensor.device
-            _check(
-                lib.codaSessionBind(self._session, name.encode(), tensor.data_ptr())
+        if not self._bound_to(buffers, rows):
+            lib.codaSessionUnbindAll(self._session)
+            self._bound = None
+            self._device = None
+            for name, tensor in buffers.items():
+                buffer = self.buffers.get(name)
+                if buffer is not None:
+                    self._check_tensor(buffer, tensor, rows, torch)
+                    self._device = tensor.device
+                _check(
+                    lib.codaSessionBind(
+                        self._session, name.encode(), tensor.data_ptr()
+                    )
+                )
+            self._bound = (
+                rows,
+                [
+                    (
+                        name,
+                        weakref.ref(tensor),
+                        tensor.data_ptr(),
+                        tensor.shape,
+                        tensor.stride(),
+                        tensor.dtype,
+                    )
+                    for name, tensor in buffers.items()
+                ],
             )
         self._callback_error = None
         handle = _stream_handle(stream, self._device)
@@ -341,6 +366,29 @@ class Bundle:
             error, self._callback_error = self._callback_error, None
             raise error
         _check(status)
+
+    def _bound_to(self, buffers: Dict[str, Any], rows: int) -> bool:
+        """Whether the session holds `buffers`' bindings for `rows` from the
+        run before."""
+        if self._bound is None:
+            return False
+        bound_rows, bound = self._bound
+        if bound_rows != rows or len(bound) != len(buffers):
+            return False
+        for (name, reference, address, shape, strides, dtype), (
+            given,
+            tensor,
+        ) in zip(bound, buffers.items()):
+            if (
+                given != name
+                or reference() is not tensor
+                or tensor.data_ptr() != address
+                or tensor.shape != shape
+                or tensor.stride() != strides
+                or tensor.dtype != dtype
+            ):
+                return False
+        return True
 
     @staticmethod
     def _check_tensor(buffer: Buffer, tensor: Any, rows: int, torch: Any) -> None:

@@ -189,6 +189,33 @@ def test_run_errors(gpt2_mlp, torch_cuda):
         bundle.run({**bf16, "t7": out.T.contiguous().T}, 16)
 
 
+def test_run_reuses_bindings_until_a_buffer_changes(gpt2_mlp, torch_cuda):
+    torch = torch_cuda
+    bundle = coda.Bundle(str(gpt2_mlp))
+    bf16 = {n: t.bfloat16().contiguous() for n, t in gpt2_inputs(torch, 16).items()}
+    out = torch.empty(16, 768, device="cuda", dtype=torch.bfloat16)
+    buffers = {**bf16, "t7": out}
+    bundle.run(buffers, 16)
+    torch.cuda.synchronize()
+    first = out.clone()
+    # The same tensors: the bindings of the run before.
+    out.zero_()
+    bundle.run(buffers, 16)
+    torch.cuda.synchronize()
+    assert torch.equal(out, first)
+    # Another tensor under a name: bound again.
+    other = torch.empty_like(out)
+    bundle.run({**bf16, "t7": other}, 16)
+    torch.cuda.synchronize()
+    assert torch.equal(other, first)
+    # Another row count, or a tensor resized in place: checked again.
+    with pytest.raises(ValueError, match="shape"):
+        bundle.run({**bf16, "t7": other}, 17)
+    other.resize_(17, 768)
+    with pytest.raises(ValueError, match="shape"):
+        bundle.run({**bf16, "t7": other}, 16)
+
+
 def test_device_api_runs_a_bundle(gpt2_mlp, torch_cuda):
     """The runtime's own memory, copy, stream and event calls (what
     coda-run --device cuda is built on), with no torch memory in the run:
