@@ -306,6 +306,18 @@ def training_buffers(pair, inputs, cotangents, rows):
     return forward_buffers, backward_buffers, outputs, gradients
 
 
+def training_step(pair, forward_buffers, backward_buffers, rows):
+    """One CODA training step over `rows` rows: the forward's run, then the
+    backward's, on the buffers of training_buffers."""
+    forward, backward = pair[:2]
+
+    def step():
+        forward.run(forward_buffers, rows)
+        backward.run(backward_buffers, rows)
+
+    return step
+
+
 def leaf_arguments(inputs, dtype):
     """`block`'s arguments in `dtype` (torch_args) and those that get a
     gradient, all but the RoPE tables, as leaves requiring it."""
@@ -394,16 +406,12 @@ def measure_training(pair, compiled, rows, rounds):
     """One forward+backward record at `rows` rows: the errors of CODA and
     eager bf16 against f64, then the four timings, alternated for `rounds`
     rounds."""
-    forward, backward = pair[:2]
     inputs = make_inputs(rows)
     cotangents = make_cotangents(rows)
     forward_buffers, backward_buffers, outputs, coda_gradients = training_buffers(
         pair, inputs, cotangents, rows)
 
-    def coda_step():
-        forward.run(forward_buffers, rows)
-        backward.run(backward_buffers, rows)
-
+    coda_step = training_step(pair, forward_buffers, backward_buffers, rows)
     coda_step()
     torch.cuda.synchronize()
     record = {"M": rows}

@@ -7,7 +7,7 @@ Python runtime's own work rather than the GPU's.
 For the canonical block's training pair (bench/block.py's buffers), per M:
 
   enqueue us    CPU time of one step's two `Bundle.run` calls (binding every
-                buffer, then the launches), averaged over 20 steps
+                buffer, then the launches), the median of 20 steps
   step ms       the step timed as block.py times it (do_bench after its L2
                 flush), and, beside it, the same with a CUDA event pair
                 around a step that follows a synchronize, so that no queued
@@ -66,11 +66,7 @@ def main():
         cotangents = block.make_cotangents(rows)
         forward_buffers, backward_buffers, _, _ = block.training_buffers(
             pair, inputs, cotangents, rows)
-
-        def step():
-            forward.run(forward_buffers, rows)
-            backward.run(backward_buffers, rows)
-
+        step = block.training_step(pair, forward_buffers, backward_buffers, rows)
         step()
         torch.cuda.synchronize()
         enqueue = []
@@ -87,8 +83,6 @@ def main():
                 runtime._check(lib.codaSessionLaunch(bundle._session, rows,
                                                      ctypes.c_void_p(stream)))
 
-        step()
-        torch.cuda.synchronize()
         print(f"| {rows} | {len(forward_buffers) + len(backward_buffers)} "
               f"| {statistics.median(enqueue):.0f} "
               f"| {triton.testing.do_bench(step, warmup=50, rep=300, return_mode='median'):.3f} "

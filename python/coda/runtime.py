@@ -335,30 +335,25 @@ class Bundle:
             lib.codaSessionUnbindAll(self._session)
             self._bound = None
             self._device = None
+            bound = []
             for name, tensor in buffers.items():
                 buffer = self.buffers.get(name)
                 if buffer is not None:
                     self._check_tensor(buffer, tensor, rows, torch)
                     self._device = tensor.device
-                _check(
-                    lib.codaSessionBind(
-                        self._session, name.encode(), tensor.data_ptr()
-                    )
-                )
-            self._bound = (
-                rows,
-                [
+                address = tensor.data_ptr()
+                _check(lib.codaSessionBind(self._session, name.encode(), address))
+                bound.append(
                     (
                         name,
                         weakref.ref(tensor),
-                        tensor.data_ptr(),
+                        address,
                         tensor.shape,
                         tensor.stride(),
                         tensor.dtype,
                     )
-                    for name, tensor in buffers.items()
-                ],
-            )
+                )
+            self._bound = (rows, bound)
         self._callback_error = None
         handle = _stream_handle(stream, self._device)
         status = lib.codaSessionLaunch(self._session, rows, ctypes.c_void_p(handle))
