@@ -42,6 +42,8 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm,
   // reparameterization computes: one statistic, before epilogues take it.
   pm.addPass(createCSEPass());
   pm.addPass(createCodaFormEpiloguesPass({options.maxEpilogueOps}));
+  // An epilogue that adds another GEMM's product takes its mainloop over.
+  pm.addPass(createCodaSumProductsPass());
   // Shares equal inputs and statistics the rewrites created per consumer.
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());

@@ -102,8 +102,9 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
       "schedule", builder.getStringAttr(stringifyGemmSchedule(plan.schedule))));
   add("shared_bytes", plan.sharedBytes());
   add("stages", plan.stages);
-  SmallVector<int64_t> boxRows = {plan.aMapRows()};
-  boxRows.append(cast<GemmOp>(op).getB().size(), plan.weightMapRows());
+  auto gemm = cast<GemmOp>(op);
+  SmallVector<int64_t> boxRows(gemm.getNumProducts(), plan.aMapRows());
+  boxRows.append(gemm.getB().size(), plan.weightMapRows());
   fields.push_back(builder.getNamedAttr("tensor_map_rows",
                                         builder.getDenseI64ArrayAttr(boxRows)));
   // Inputs loaded through the ring and results stored by TMA arrive as

@@ -201,9 +201,14 @@ private:
   /// together, so that concurrent CTAs share A row blocks and weight boxes
   /// in L2.
   std::pair<Value, Value> tileOrigin(Value linear);
-  /// The weight map and first weight row of B box `box` of the tile at
-  /// output column `n0`.
-  std::pair<Value, Value> boxSource(Value n0, int64_t box);
+  /// The weight map (a pointer) and first weight row of B box `box` of the
+  /// tile at output column `n0` in product `product`.
+  std::pair<Value, Value> boxSource(Value n0, int64_t box, unsigned product);
+  /// The TMA loads of k-tile `kTile` (counted over all products) into
+  /// `slot`: A's box and the B boxes of `sources`, one (map, row) per box
+  /// of each product.
+  void loadKTile(Value slot, Value kTile, Value m0,
+                 ArrayRef<SmallVector<std::pair<Value, Value>>> sources);
   /// Slot and phase of step `g` of the ring.
   std::pair<Value, Value> ringPosition(Value g);
   /// The producer's side of step `g`: waits until its slot is empty (from
@@ -252,7 +257,8 @@ private:
   Type elementType;
 
   // Kernel arguments.
-  Value mapA;
+  /// Each product's `a` tensor map, as the pointer the kernel receives.
+  SmallVector<Value> aMaps;
   /// The output rows the tiles cover, and the k-tiles of one unit's part
   /// of the reduction: the row argument and the static K, or for a weight
   /// gradient the static output rows and ceil(row argument / (64 ·
@@ -261,7 +267,8 @@ private:
   /// A weight gradient's k-tiles over all its rows, and for a split kernel
   /// the splits this launch uses (chooseSplits).
   Value allKTiles, splitCount;
-  /// The weights' tensor maps, as the pointers the kernel receives.
+  /// The weights' tensor maps, as the pointers the kernel receives, the
+  /// products' one after the other.
   SmallVector<Value> weightMaps;
   ValueRange inputs, outputs;
   /// Per result, its tensor map when it is stored by TMA
@@ -385,7 +392,13 @@ void GemmKernelBuilder::buildSetup() {
         nvgpu::MBarrierInitOp::create(b, loc, handOff, index(128),
                                       index(consumer), Value());
     }
-    nvgpu::TmaPrefetchOp::create(b, loc, mapA, Value());
+    for (Value pointer : aMaps)
+      nvgpu::TmaPrefetchOp::create(
+          b, loc,
+          UnrealizedConversionCastOp::create(b, loc, mapType(plan.aMapRows()),
+                                             pointer)
+              .getResult(0),
+          Value());
     for (Value pointer : weightMaps)
       nvgpu::TmaPrefetchOp::create(
           b, loc,
@@ -472,7 +485,8 @@ void GemmKernelBuilder::releaseSlots(ArrayRef<Value> slots, Value lane) {
   });
 }
 
-std::pair<Value, Value> GemmKernelBuilder::boxSource(Value n0, int64_t box) {
+std::pair<Value, Value> GemmKernelBuilder::boxSource(Value n0, int64_t box,
+                                                     unsigned product) {
   // The accumulator column of the box's first row: n0 plus the base of the
   // tile's range.
   Value base = index(plan.ranges.front().bases[box]);
@@ -484,18 +498,93 @@ std::pair<Value, Value> GemmKernelBuilder::boxSource(Value n0, int64_t box) {
         index(range.bases[box]), base);
   Value column = arith::AddIOp::create(b, loc, n0, base);
   // The weight that holds it, and the row there.
-  Value map = weightMaps.front();
+  ArrayRef<Value> weights =
+      ArrayRef(weightMaps)
+          .slice(product * plan.weightStarts.size(), plan.weightStarts.size());
+  Value map = weights.front();
   Value row = column;
   for (auto [weight, start] :
        llvm::drop_begin(llvm::enumerate(plan.weightStarts))) {
     Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
                                          column, index(start));
-    map = arith::SelectOp::create(b, loc, inside, weightMaps[weight], map);
+    map = arith::SelectOp::create(b, loc, inside, weights[weight], map);
     row = arith::SelectOp::create(
         b, loc, inside, arith::SubIOp::create(b, loc, column, index(start)),
         row);
   }
   return {map, row};
+}
+
+void GemmKernelBuilder::loadKTile(
+    Value slot, Value kTile, Value m0,
+    ArrayRef<SmallVector<std::pair<Value, Value>>> sources) {
+  // The product the k-tile belongs to, and the k-tile within it.
+  Value aPointer = aMaps.front();
+  SmallVector<std::pair<Value, Value>> boxes(sources.front());
+  Value local = kTile;
+  int64_t productStart = 0;
+  for (unsigned product = 1; product < aMaps.size(); ++product) {
+    productStart += plan.productKTiles(product - 1);
+    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                         kTile, index(productStart));
+    aPointer =
+        arith::SelectOp::create(b, loc, inside, aMaps[product], aPointer);
+    local = arith::SelectOp::create(
+        b, loc, inside,
+        arith::SubIOp::create(b, loc, kTile, index(productStart)), local);
+    for (auto [box, source] : llvm::enumerate(sources[product]))
+      boxes[box] = {arith::SelectOp::create(b, loc, inside, source.first,
+                                            boxes[box].first),
+                    arith::SelectOp::create(b, loc, inside, source.second,
+                                            boxes[box].second)};
+  }
+  Value mapA = UnrealizedConversionCastOp::create(
+                   b, loc, mapType(plan.aMapRows()), aPointer)
+                   .getResult(0);
+  // TMA coordinates are innermost first: (k, row). A split's k-tiles past
+  // the rows, and a product's last k-tile past its K, read zeros.
+  Value k = arith::MulIOp::create(b, loc, local, index(kTileK));
+  if (!plan.reducesRows) {
+    nvgpu::TmaAsyncLoadOp::create(b, loc, view(aOffset(slot), plan.tileM()),
+                                  full, mapA, ValueRange{k, m0}, slot, Value(),
+                                  Value());
+  } else {
+    // A [K, M] `a`: each m64 slab of the tile as a box of 64 k-rows by 64
+    // columns, coordinates (column, k).
+    for (int64_t slab = 0; slab < plan.tileM() / 64; ++slab)
+      nvgpu::TmaAsyncLoadOp::create(
+          b, loc,
+          view(arith::AddIOp::create(b, loc, aOffset(slot),
+                                     index(slab * kMNMajorAtomBytes)),
+               kTileK),
+          full, mapA,
+          ValueRange{arith::AddIOp::create(b, loc, m0, index(slab * 64)), k},
+          slot, Value(), Value());
+  }
+  for (auto [box, source] : llvm::enumerate(boxes)) {
+    Value map = UnrealizedConversionCastOp::create(
+                    b, loc, mapType(plan.weightMapRows()), source.first)
+                    .getResult(0);
+    if (!plan.weightsMNMajor) {
+      nvgpu::TmaAsyncLoadOp::create(b, loc, view(bOffset(slot, box), kTileN),
+                                    full, map, ValueRange{k, source.second},
+                                    slot, Value(), Value());
+      continue;
+    }
+    // A [K, N] weight: the box's 128 columns as two boxes of 64 k-rows by
+    // 64 columns (the 128-byte swizzle's width), coordinates (column, k).
+    for (int64_t half = 0; half < 2; ++half)
+      nvgpu::TmaAsyncLoadOp::create(
+          b, loc,
+          view(arith::AddIOp::create(b, loc, bOffset(slot, box),
+                                     index(half * kMNMajorAtomBytes)),
+               kTileK),
+          full, map,
+          ValueRange{arith::AddIOp::create(b, loc, source.second,
+                                           index(half * kTileK)),
+                     k},
+          slot, Value(), Value());
+  }
 }
 
 void GemmKernelBuilder::buildProducer() {
@@ -515,69 +604,19 @@ void GemmKernelBuilder::buildProducer() {
           std::tie(m0, n0) = tileOrigin(tile);
           // The unit's first k-tile.
           Value kStart = arith::MulIOp::create(b, loc, split, kTiles);
-          SmallVector<std::pair<Value, Value>> sources;
-          for (int64_t box = 0; box < plan.boxes; ++box) {
-            auto [pointer, row] = boxSource(n0, box);
-            Value map = UnrealizedConversionCastOp::create(
-                            b, loc, mapType(plan.weightMapRows()), pointer)
-                            .getResult(0);
-            sources.push_back({map, row});
-          }
+          SmallVector<SmallVector<std::pair<Value, Value>>> sources(
+              aMaps.size());
+          for (auto [product, boxes] : llvm::enumerate(sources))
+            for (int64_t box = 0; box < plan.boxes; ++box)
+              boxes.push_back(boxSource(n0, box, product));
           Value first = firstStep(ordinal);
           scf::ForOp::create(
               b, loc, index(0), kTiles, index(1), ValueRange(),
               [&](OpBuilder &, Location, Value step, ValueRange) {
                 Value g = arith::AddIOp::create(b, loc, first, step);
                 Value slot = fillSlot(g, plan.stageBytes());
-                // TMA coordinates are innermost first: (k, row). A split's
-                // k-tiles past the rows read zeros.
-                Value k = arith::MulIOp::create(
-                    b, loc, arith::AddIOp::create(b, loc, kStart, step),
-                    index(kTileK));
-                if (!plan.reducesRows) {
-                  nvgpu::TmaAsyncLoadOp::create(
-                      b, loc, view(aOffset(slot), plan.tileM()), full, mapA,
-                      ValueRange{k, m0}, slot, Value(), Value());
-                } else {
-                  // A [K, M] `a`: each m64 slab of the tile as a box of 64
-                  // k-rows by 64 columns, coordinates (column, k).
-                  for (int64_t slab = 0; slab < plan.tileM() / 64; ++slab)
-                    nvgpu::TmaAsyncLoadOp::create(
-                        b, loc,
-                        view(arith::AddIOp::create(
-                                 b, loc, aOffset(slot),
-                                 index(slab * kMNMajorAtomBytes)),
-                             kTileK),
-                        full, mapA,
-                        ValueRange{
-                            arith::AddIOp::create(b, loc, m0, index(slab * 64)),
-                            k},
-                        slot, Value(), Value());
-                }
-                for (auto [box, source] : llvm::enumerate(sources)) {
-                  if (!plan.weightsMNMajor) {
-                    nvgpu::TmaAsyncLoadOp::create(
-                        b, loc, view(bOffset(slot, box), kTileN), full,
-                        source.first, ValueRange{k, source.second}, slot,
-                        Value(), Value());
-                    continue;
-                  }
-                  // A [K, N] weight: the box's 128 columns as two boxes of
-                  // 64 k-rows by 64 columns (the 128-byte swizzle's width),
-                  // coordinates (column, k).
-                  for (int64_t half = 0; half < 2; ++half)
-                    nvgpu::TmaAsyncLoadOp::create(
-                        b, loc,
-                        view(arith::AddIOp::create(
-                                 b, loc, bOffset(slot, box),
-                                 index(half * kMNMajorAtomBytes)),
-                             kTileK),
-                        full, source.first,
-                        ValueRange{arith::AddIOp::create(b, loc, source.second,
-                                                         index(half * kTileK)),
-                                   k},
-                        slot, Value(), Value());
-                }
+                loadKTile(slot, arith::AddIOp::create(b, loc, kStart, step), m0,
+                          sources);
                 scf::YieldOp::create(b, loc);
               });
           // The epilogue inputs' steps: per slab, per input, both
@@ -1023,10 +1062,12 @@ void GemmKernelBuilder::buildEpilogueWarpgroup() {
 
 void GemmKernelBuilder::build(StringRef name) {
   MLIRContext *context = b.getContext();
-  elementType = gemm.getA().getType().getElementType();
+  elementType =
+      cast<RankedTensorType>(gemm.getFirstA().getType()).getElementType();
   auto pointer = LLVM::LLVMPointerType::get(context);
-  unsigned weights = gemm.getB().size();
-  SmallVector<Type> arguments(1 + weights, pointer);
+  unsigned products = gemm.getNumProducts();
+  unsigned maps = products + gemm.getB().size();
+  SmallVector<Type> arguments(maps, pointer);
   arguments.push_back(b.getI32Type());
   arguments.append(gemm.getInputs().size() + gemm.getNumResults(), pointer);
   // A split kernel's scratch, last.
@@ -1046,12 +1087,10 @@ void GemmKernelBuilder::build(StringRef name) {
   ValueRange args = kernel.getArguments();
   // Tensor maps arrive as pointers: the GPU lowering cannot take nvgpu types
   // in a kernel signature.
-  mapA = UnrealizedConversionCastOp::create(b, loc, mapType(plan.aMapRows()),
-                                            args[0])
-             .getResult(0);
-  weightMaps.assign(args.begin() + 1, args.begin() + 1 + weights);
+  aMaps.assign(args.begin(), args.begin() + products);
+  weightMaps.assign(args.begin() + products, args.begin() + maps);
   Value rowArgument =
-      arith::IndexCastOp::create(b, loc, b.getIndexType(), args[1 + weights]);
+      arith::IndexCastOp::create(b, loc, b.getIndexType(), args[maps]);
   if (plan.reducesRows) {
     // The k-tiles per unit follow from the splits (buildSetup).
     rows = index(plan.outputRows);
@@ -1063,8 +1102,8 @@ void GemmKernelBuilder::build(StringRef name) {
     kTiles = index(plan.kTiles());
   }
   unsigned inputCount = gemm.getInputs().size();
-  inputs = args.slice(2 + weights, inputCount);
-  outputs = args.slice(2 + weights + inputCount, gemm.getNumResults());
+  inputs = args.slice(maps + 1, inputCount);
+  outputs = args.slice(maps + 1 + inputCount, gemm.getNumResults());
   if (plan.splits > 1)
     scratch = args.back();
   // An input loaded through the ring and a staged result arrive as their

@@ -224,12 +224,19 @@ static LogicalResult checkGemmOperands(GemmOp gemm, int64_t width) {
                           "both reduced over their rows; this one has \"")
            << gemm.getBLayout() << "\"";
   if (gemm.getALayout() == "km" &&
-      ShapedType::isDynamic(gemm.getA().getType().getDimSize(1)))
+      ShapedType::isDynamic(
+          cast<RankedTensorType>(gemm.getFirstA().getType()).getDimSize(1)))
     return gemm.emitError("a weight gradient's output rows must be static");
+  if (gemm.getALayout() == "km" && gemm.getNumProducts() > 1)
+    return gemm.emitError("the kernel generator sums ")
+           << gemm.getNumProducts()
+           << " products only over static reductions (a_layout = \"mk\"); "
+              "this one reduces over the rows";
   if (gemm.getAccumulate())
     return gemm.emitError("accumulating results into inputs is not supported "
                           "by the kernel generator yet");
-  Type element = gemm.getA().getType().getElementType();
+  Type element =
+      cast<RankedTensorType>(gemm.getFirstA().getType()).getElementType();
   if (!element.isBF16() && !element.isF16())
     return gemm.emitError("the kernel generator takes bf16 or f16 operands, "
                           "got ")
@@ -447,13 +454,14 @@ mlir::coda::planGemmKernel(GemmOp gemm, const GemmPlanChoice &choice) {
   GemmKernelPlan plan;
   plan.schedule = schedule;
   plan.width = getOutputWidth(gemm);
-  plan.k = gemm.getK();
   plan.weightsMNMajor = gemm.getBLayout() == "kn";
   plan.reducesRows = gemm.getALayout() == "km";
-  if (plan.reducesRows) {
+  if (plan.reducesRows)
     plan.outputRows = gemm.getM();
-    plan.k = 0;
-  }
+  else
+    for (Value a : gemm.getA())
+      plan.productKs.push_back(
+          cast<RankedTensorType>(a.getType()).getDimSize(1));
   plan.stages = stages;
   if (failed(checkGemmOperands(gemm, plan.width)))
     return failure();
@@ -522,7 +530,7 @@ mlir::coda::planGemmKernel(GemmOp gemm, const GemmPlanChoice &choice) {
 
   // Each box of each tile reads rows of one weight.
   int64_t accumulatorColumns = 0;
-  for (Value weight : gemm.getB()) {
+  for (Value weight : gemm.getProductWeights(0)) {
     plan.weightStarts.push_back(accumulatorColumns);
     accumulatorColumns += cast<RankedTensorType>(weight.getType())
                               .getDimSize(plan.weightsMNMajor ? 1 : 0);

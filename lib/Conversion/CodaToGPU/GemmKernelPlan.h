@@ -103,8 +103,12 @@ struct GemmKernelPlan {
   /// is at most 2 (128 accumulator registers per thread).
   int64_t slabs = 2, boxes = 1;
   int64_t stages = 0;
-  /// Output columns W the grid covers, and the reduction length K.
-  int64_t width = 0, k = 0;
+  /// Output columns W the grid covers.
+  int64_t width = 0;
+  /// Per product summed into the accumulator, its reduction length K: the
+  /// products' k-tiles run back to back, each product's last one padded
+  /// with zeros by TMA.
+  SmallVector<int64_t> productKs;
   /// Whether the weights are `[K, N]` (b_layout "kn", a dgrad's `W`), read
   /// MN-major: each 128-column B box is two TMA boxes of 64 k-rows by 64
   /// columns, 8 KiB apart. Otherwise they are `[N, K]`, read K-major.
@@ -222,8 +226,18 @@ struct GemmKernelPlan {
   int64_t threads() const {
     return 128 * (1 + kConsumers + (hasEpilogueWarpgroup() ? 1 : 0));
   }
-  /// The k-tiles of a static reduction (not `reducesRows`).
-  int64_t kTiles() const { return llvm::divideCeil(k, kTileK); }
+  /// The k-tiles of product `product` of a static reduction (not
+  /// `reducesRows`).
+  int64_t productKTiles(unsigned product) const {
+    return llvm::divideCeil(productKs[product], kTileK);
+  }
+  /// The k-tiles of a static reduction, all products together.
+  int64_t kTiles() const {
+    int64_t tiles = 0;
+    for (unsigned product = 0; product < productKs.size(); ++product)
+      tiles += productKTiles(product);
+    return tiles;
+  }
   /// The rows of one TMA box of `a`: the tile's (K-major), or 64 k-rows.
   int64_t aMapRows() const { return reducesRows ? kTileK : tileM(); }
   int64_t nTiles() const { return llvm::divideCeil(width, kTileN); }

@@ -164,7 +164,7 @@ static llvm::json::Object planFunction(func::FuncOp func) {
     };
     if (auto gemm = dyn_cast<GemmOp>(op)) {
       auto rows = cast<DenseI64ArrayAttr>(launch.get("tensor_map_rows"));
-      SmallVector<Value> mapped = {gemm.getA()};
+      SmallVector<Value> mapped(gemm.getA());
       llvm::append_range(mapped, gemm.getB());
       for (auto [value, boxRows] : llvm::zip_equal(mapped, rows.asArrayRef()))
         arguments.push_back(tensorMapOf(value, boxRows));

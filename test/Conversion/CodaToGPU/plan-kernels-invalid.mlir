@@ -22,6 +22,19 @@ func.func @km(%a: tensor<64x128xbf16>, %b: tensor<32x64xbf16>) -> tensor<128x32x
 
 // -----
 
+// Products are summed over static reductions only: weight gradients, which
+// reduce over the rows, are not.
+func.func @km_products(%d0: tensor<?x128xbf16>, %d1: tensor<?x128xbf16>, %x0: tensor<?x64xbf16>, %x1: tensor<?x64xbf16>) -> tensor<128x64xbf16> {
+  // expected-error @+1 {{the kernel generator sums 2 products only over static reductions (a_layout = "mk"); this one reduces over the rows}}
+  %y = coda.gemm %d0, [%x0] + %d1, [%x1] {a_layout = "km", b_layout = "kn"} : (tensor<?x128xbf16>, tensor<?x128xbf16>, tensor<?x64xbf16>, tensor<?x64xbf16>) -> tensor<128x64xbf16> {
+  ^bb0(%acc: tensor<128x64xf32>):
+    coda.yield %acc : tensor<128x64xf32>
+  }
+  return %y : tensor<128x64xbf16>
+}
+
+// -----
+
 // A plan that is not one: reported by coda-plan-kernels, which keeps a
 // GEMM's plan, and by convert-coda-to-gpu.
 func.func @bad_plan(%a: tensor<?x64xbf16>, %b: tensor<32x64xbf16>) -> tensor<?x32xbf16> {

@@ -636,3 +636,63 @@ func.func @map_not_tile_local(%a: tensor<?x8xbf16>, %g: tensor<8xf32>) -> tensor
   }
   return %y : tensor<?x8xbf16>
 }
+
+// -----
+
+// gemm_c7: the weights divide evenly among the products.
+func.func @gemm_products_uneven_weights(%a0: tensor<2x8xbf16>, %a1: tensor<2x8xbf16>, %w0: tensor<8x8xbf16>, %w1: tensor<8x8xbf16>, %w2: tensor<8x8xbf16>) -> tensor<2x16xbf16> {
+  // expected-error @+1 {{'coda.gemm' op has 3 weights for 2 products; every product needs as many weights as the first}}
+  %y = coda.gemm %a0, [%w0, %w1] + %a1, [%w2] : (tensor<2x8xbf16>, tensor<2x8xbf16>, tensor<8x8xbf16>, tensor<8x8xbf16>, tensor<8x8xbf16>) -> tensor<2x16xbf16> {
+  ^bb0(%acc: tensor<2x16xf32>):
+    coda.yield %acc : tensor<2x16xf32>
+  }
+  return %y : tensor<2x16xbf16>
+}
+
+// -----
+
+// gemm_c7: every product has the first one's rows.
+func.func @gemm_products_rows_mismatch(%a0: tensor<2x8xbf16>, %a1: tensor<4x8xbf16>, %w0: tensor<8x8xbf16>, %w1: tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op product #1's a has M = 4 but the first product has M = 2}}
+  %y = coda.gemm %a0, [%w0] + %a1, [%w1] : (tensor<2x8xbf16>, tensor<4x8xbf16>, tensor<8x8xbf16>, tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c7: every product has the first one's element type.
+func.func @gemm_products_element_mismatch(%a0: tensor<2x8xbf16>, %a1: tensor<2x8xf16>, %w0: tensor<8x8xbf16>, %w1: tensor<8x8xf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op product #1's a has element type 'f16' but the first product's a has 'bf16'}}
+  %y = coda.gemm %a0, [%w0] + %a1, [%w1] : (tensor<2x8xbf16>, tensor<2x8xf16>, tensor<8x8xbf16>, tensor<8x8xf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c1: each product's weights agree with its own a on K.
+func.func @gemm_products_k_mismatch(%a0: tensor<2x8xbf16>, %a1: tensor<2x16xbf16>, %w0: tensor<8x8xbf16>, %w1: tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op contraction size mismatch: product #1's a has K = 16 but weight #1 has K = 8}}
+  %y = coda.gemm %a0, [%w0] + %a1, [%w1] : (tensor<2x8xbf16>, tensor<2x16xbf16>, tensor<8x8xbf16>, tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}
+
+// -----
+
+// gemm_c7: every product's weights have the first product's columns.
+func.func @gemm_products_columns_mismatch(%a0: tensor<2x8xbf16>, %a1: tensor<2x8xbf16>, %w0: tensor<8x8xbf16>, %w1: tensor<16x8xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op weight #1 has 16 columns but weight #0 of the first product has 8}}
+  %y = coda.gemm %a0, [%w0] + %a1, [%w1] : (tensor<2x8xbf16>, tensor<2x8xbf16>, tensor<8x8xbf16>, tensor<16x8xbf16>) -> tensor<2x8xbf16> {
+  ^bb0(%acc: tensor<2x8xf32>):
+    coda.yield %acc : tensor<2x8xf32>
+  }
+  return %y : tensor<2x8xbf16>
+}

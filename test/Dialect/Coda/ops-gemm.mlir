@@ -81,3 +81,31 @@ func.func @gemm_accumulate(%dz: tensor<?x64xbf16>, %w: tensor<32x64xbf16>, %dx: 
   }
   return %y : tensor<?x32xbf16>
 }
+
+// -----
+
+// A sum of two products, each with its own K, into one accumulator.
+// CHECK-LABEL: func.func @gemm_sum_of_products
+//  CHECK-SAME:   (%[[DG:.+]]: tensor<?x64xbf16>, %[[DU:.+]]: tensor<?x128xbf16>, %[[WG:.+]]: tensor<32x64xbf16>, %[[WU:.+]]: tensor<32x128xbf16>)
+//       CHECK:   coda.gemm %[[DG]], [%[[WG]]] + %[[DU]], [%[[WU]]] : (tensor<?x64xbf16>, tensor<?x128xbf16>, tensor<32x64xbf16>, tensor<32x128xbf16>) -> tensor<?x32xbf16> {
+//       CHECK:   ^bb0(%{{.+}}: tensor<?x32xf32>):
+func.func @gemm_sum_of_products(%dg: tensor<?x64xbf16>, %du: tensor<?x128xbf16>, %wg: tensor<32x64xbf16>, %wu: tensor<32x128xbf16>) -> tensor<?x32xbf16> {
+  %dx = coda.gemm %dg, [%wg] + %du, [%wu] : (tensor<?x64xbf16>, tensor<?x128xbf16>, tensor<32x64xbf16>, tensor<32x128xbf16>) -> tensor<?x32xbf16> {
+  ^bb0(%acc: tensor<?x32xf32>):
+    coda.yield %acc : tensor<?x32xf32>
+  }
+  return %dx : tensor<?x32xbf16>
+}
+
+// -----
+
+// Products with two weights each: the columns of each product's weights stack.
+// CHECK-LABEL: func.func @gemm_sum_of_stacked_products
+//       CHECK:   coda.gemm %{{.+}}, [%{{.+}}, %{{.+}}] + %{{.+}}, [%{{.+}}, %{{.+}}] {b_layout = "kn"} : (tensor<?x64xbf16>, tensor<?x64xbf16>, tensor<64x16xbf16>, tensor<64x16xbf16>, tensor<64x16xbf16>, tensor<64x16xbf16>) -> tensor<?x32xbf16> {
+func.func @gemm_sum_of_stacked_products(%a0: tensor<?x64xbf16>, %a1: tensor<?x64xbf16>, %w0: tensor<64x16xbf16>, %w1: tensor<64x16xbf16>, %w2: tensor<64x16xbf16>, %w3: tensor<64x16xbf16>) -> tensor<?x32xbf16> {
+  %y = coda.gemm %a0, [%w0, %w1] + %a1, [%w2, %w3] {b_layout = "kn"} : (tensor<?x64xbf16>, tensor<?x64xbf16>, tensor<64x16xbf16>, tensor<64x16xbf16>, tensor<64x16xbf16>, tensor<64x16xbf16>) -> tensor<?x32xbf16> {
+  ^bb0(%acc: tensor<?x32xf32>):
+    coda.yield %acc : tensor<?x32xf32>
+  }
+  return %y : tensor<?x32xbf16>
+}

@@ -29,17 +29,23 @@ static int64_t weightN(Value b, StringRef layout) {
   return tensorType(b).getDimSize(layout == "nk" ? 0 : 1);
 }
 
-int64_t GemmOp::getM() {
-  return getA().getType().getDimSize(getALayout() == "mk" ? 0 : 1);
+/// Returns the rows of `a` in `layout`.
+static int64_t productM(Value a, StringRef layout) {
+  return tensorType(a).getDimSize(layout == "mk" ? 0 : 1);
 }
 
-int64_t GemmOp::getK() {
-  return getA().getType().getDimSize(getALayout() == "mk" ? 1 : 0);
+/// Returns the contraction size of `a` in `layout`.
+static int64_t productK(Value a, StringRef layout) {
+  return tensorType(a).getDimSize(layout == "mk" ? 1 : 0);
 }
+
+int64_t GemmOp::getM() { return productM(getFirstA(), getALayout()); }
+
+int64_t GemmOp::getK() { return productK(getFirstA(), getALayout()); }
 
 int64_t GemmOp::getN() {
   int64_t n = 0;
-  for (Value b : getB()) {
+  for (Value b : getProductWeights(0)) {
     int64_t size = weightN(b, getBLayout());
     if (ShapedType::isDynamic(size))
       return ShapedType::kDynamic;
@@ -61,13 +67,14 @@ Type GemmOp::getRegionType(Type inputType) {
 }
 
 void GemmOp::build(OpBuilder &builder, OperationState &state,
-                   TypeRange resultTypes, Value a, ValueRange b,
+                   TypeRange resultTypes, ValueRange a, ValueRange b,
                    ValueRange inputs, StringRef aLayout, StringRef bLayout) {
   state.addOperands(a);
   state.addOperands(b);
   state.addOperands(inputs);
   Properties &properties = state.getOrAddProperties<Properties>();
-  properties.operandSegmentSizes = {1, static_cast<int32_t>(b.size()),
+  properties.operandSegmentSizes = {static_cast<int32_t>(a.size()),
+                                    static_cast<int32_t>(b.size()),
                                     static_cast<int32_t>(inputs.size())};
   if (aLayout != "mk")
     properties.a_layout = builder.getStringAttr(aLayout);
@@ -75,9 +82,9 @@ void GemmOp::build(OpBuilder &builder, OperationState &state,
     properties.b_layout = builder.getStringAttr(bLayout);
   state.addTypes(resultTypes);
 
-  int64_t m = tensorType(a).getDimSize(aLayout == "mk" ? 0 : 1);
+  int64_t m = productM(a.front(), aLayout);
   int64_t n = 0;
-  for (Value weight : b)
+  for (Value weight : b.take_front(b.size() / a.size()))
     n += weightN(weight, bLayout);
   auto accType = RankedTensorType::get({m, n}, builder.getF32Type());
   Region *region = state.addRegion();
@@ -99,31 +106,61 @@ static LogicalResult verifyContiguousRow(Operation *op, StringRef name,
 }
 
 LogicalResult GemmOp::verify() {
-  auto aType = getA().getType();
-  StringRef bLayout = getBLayout();
-  int64_t k = getK();
-
-  // gemm_c1: the weights agree with a.
+  StringRef aLayout = getALayout(), bLayout = getBLayout();
+  if (getA().empty())
+    return emitOpError("needs at least one product");
   if (getB().empty())
     return emitOpError("needs at least one weight");
-  for (auto [index, b] : llvm::enumerate(getB())) {
-    std::string name = "weight #" + std::to_string(index);
-    int64_t bk = weightK(b, bLayout);
-    if (isStaticMismatch(bk, k))
-      return emitOpError("contraction size mismatch: a has K = ")
-             << dimString(k) << " but " << name << " has K = " << dimString(bk);
-    if (failed(verifySameElementType(*this, b, name, getA(), "a")))
-      return failure();
-    if (ShapedType::isDynamic(weightN(b, bLayout)))
-      return emitOpError() << name << " has a dynamic number of columns";
-    // gemm_c5: the contiguous dimension of every weight.
-    int64_t contiguous = tensorType(b).getDimSize(1);
-    if (failed(verifyContiguousRow(*this, name, contiguous, b.getType())))
+  // gemm_c7: the products' shapes agree.
+  unsigned products = getNumProducts();
+  if (getB().size() % products != 0)
+    return emitOpError("has ")
+           << getB().size() << " weights for " << products
+           << " products; every product needs as many weights as the first";
+  ValueRange firstWeights = getProductWeights(0);
+  for (unsigned product = 0; product < products; ++product) {
+    Value a = getA()[product];
+    std::string aName =
+        products == 1 ? "a" : "product #" + std::to_string(product) + "'s a";
+    if (product > 0) {
+      if (isStaticMismatch(productM(a, aLayout), getM()))
+        return emitOpError()
+               << aName << " has M = " << dimString(productM(a, aLayout))
+               << " but the first product has M = " << dimString(getM());
+      if (failed(verifySameElementType(*this, a, aName, getFirstA(),
+                                       "the first product's a")))
+        return failure();
+    }
+    // gemm_c1: the weights agree with their product's a.
+    int64_t k = productK(a, aLayout);
+    for (auto [index, b] : llvm::enumerate(getProductWeights(product))) {
+      unsigned position = product * firstWeights.size() + index;
+      std::string name = "weight #" + std::to_string(position);
+      int64_t bk = weightK(b, bLayout);
+      if (isStaticMismatch(bk, k))
+        return emitOpError("contraction size mismatch: ")
+               << aName << " has K = " << dimString(k) << " but " << name
+               << " has K = " << dimString(bk);
+      if (failed(verifySameElementType(*this, b, name, a, aName)))
+        return failure();
+      if (ShapedType::isDynamic(weightN(b, bLayout)))
+        return emitOpError() << name << " has a dynamic number of columns";
+      if (product > 0 &&
+          weightN(b, bLayout) != weightN(firstWeights[index], bLayout))
+        return emitOpError() << name << " has " << weightN(b, bLayout)
+                             << " columns but weight #" << index
+                             << " of the first product has "
+                             << weightN(firstWeights[index], bLayout);
+      // gemm_c5: the contiguous dimension of every weight.
+      int64_t contiguous = tensorType(b).getDimSize(1);
+      if (failed(verifyContiguousRow(*this, name, contiguous, b.getType())))
+        return failure();
+    }
+    // gemm_c5: the contiguous dimension of a.
+    if (failed(verifyContiguousRow(*this, aName, tensorType(a).getDimSize(1),
+                                   a.getType())))
       return failure();
   }
-  // gemm_c5: the contiguous dimension of a.
-  if (failed(verifyContiguousRow(*this, "a", aType.getDimSize(1), aType)))
-    return failure();
 
   // gemm_c6: results accumulated into inputs of their own type.
   if (std::optional<ArrayRef<int64_t>> accumulate = getAccumulate()) {

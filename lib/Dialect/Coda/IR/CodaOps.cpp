@@ -517,5 +517,33 @@ LogicalResult AttentionOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Custom assembly directives
+//===----------------------------------------------------------------------===//
+
+/// Parses `%a, [%w...] (+ %a, [%w...])*`: the products summed into the
+/// accumulator.
+static ParseResult
+parseGemmProducts(OpAsmParser &parser,
+                  SmallVectorImpl<OpAsmParser::UnresolvedOperand> &a,
+                  SmallVectorImpl<OpAsmParser::UnresolvedOperand> &b) {
+  do {
+    if (parser.parseOperand(a.emplace_back()) || parser.parseComma() ||
+        parser.parseOperandList(b, OpAsmParser::Delimiter::Square))
+      return failure();
+  } while (succeeded(parser.parseOptionalPlus()));
+  return success();
+}
+
+static void printGemmProducts(OpAsmPrinter &printer, GemmOp gemm,
+                              OperandRange a, OperandRange b) {
+  // Only verified ops print in this form.
+  for (auto [product, value] : llvm::enumerate(a)) {
+    if (product > 0)
+      printer << " + ";
+    printer << value << ", [" << gemm.getProductWeights(product) << "]";
+  }
+}
+
 #define GET_OP_CLASSES
 #include "coda/Dialect/Coda/IR/CodaOps.cpp.inc"

@@ -166,9 +166,12 @@ struct CodaFusionReportPass
         return;
       os << "    " << op->getName() << formatSourceLine(op->getLoc());
       if (auto gemm = dyn_cast<GemmOp>(op))
-        os << ": " << gemm.getB().size() << " weight(s), "
-           << gemm.getInputs().size() << " epilogue input(s), "
-           << gemm.getNumResults() << " output(s), "
+        os << ": "
+           << (gemm.getNumProducts() > 1
+                   ? std::to_string(gemm.getNumProducts()) + " products, "
+                   : std::string())
+           << gemm.getB().size() << " weight(s), " << gemm.getInputs().size()
+           << " epilogue input(s), " << gemm.getNumResults() << " output(s), "
            << gemm.getBody().getOperations().size() - 1 << " epilogue op(s)";
       if (isParameterOnly(op))
         os << " [parameters only]";

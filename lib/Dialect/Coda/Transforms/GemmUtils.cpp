@@ -35,8 +35,9 @@ GemmOp mlir::coda::createGemm(OpBuilder &builder, Location loc,
 /// of `gemm` followed by the new ones in `extraInputs`, and whose results are
 /// those of `gemm` followed by `extraResultTypes`, and moves the epilogue of
 /// `gemm` into it. `gemm` is left without a body, to be replaced.
-static GemmOp createWithMovedBody(RewriterBase &rewriter, GemmOp gemm, Value a,
-                                  ValueRange weights, ValueRange extraInputs,
+static GemmOp createWithMovedBody(RewriterBase &rewriter, GemmOp gemm,
+                                  ValueRange a, ValueRange weights,
+                                  ValueRange extraInputs,
                                   TypeRange extraResultTypes) {
   SmallVector<Value> inputs(gemm.getInputs());
   for (Value input : extraInputs)
@@ -125,8 +126,9 @@ BlockArgument mlir::coda::getInputArgument(GemmOp gemm, Value input) {
   return gemm.getInputArgument(it - gemm.getInputs().begin());
 }
 
-GemmOp mlir::coda::rebuildGemm(RewriterBase &rewriter, GemmOp gemm, Value a,
-                               ValueRange weights, ValueRange extraInputs) {
+GemmOp mlir::coda::rebuildGemm(RewriterBase &rewriter, GemmOp gemm,
+                               ValueRange a, ValueRange weights,
+                               ValueRange extraInputs) {
   GemmOp rebuilt =
       createWithMovedBody(rewriter, gemm, a, weights, extraInputs, {});
   rewriter.replaceOp(gemm, rebuilt.getResults());

@@ -65,10 +65,11 @@ GemmOp convertMatmulToGemm(RewriterBase &rewriter, MatmulOp matmul);
 GemmOp convertTransposedMatmulToGemm(RewriterBase &rewriter,
                                      TransposedMatmulOp product);
 
-/// Replaces `gemm` by a GEMM that reads `a` and `weights` instead and has
+/// Replaces `gemm` by a GEMM that reads the products of `a` and `weights`
+/// (as coda.gemm's operands of those names) instead and has
 /// `extraInputs` appended to its inputs (inputs it already has are reused);
 /// the epilogue and the results stay. Returns the new GEMM.
-GemmOp rebuildGemm(RewriterBase &rewriter, GemmOp gemm, Value a,
+GemmOp rebuildGemm(RewriterBase &rewriter, GemmOp gemm, ValueRange a,
                    ValueRange weights, ValueRange extraInputs);
 
 /// Returns the epilogue argument of the input `input` of `gemm`.

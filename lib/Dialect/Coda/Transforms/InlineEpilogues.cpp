@@ -57,26 +57,34 @@ struct InlineEpilogue : public OpRewritePattern<GemmOp> {
     Location loc = gemm.getLoc();
     int64_t m = gemm.getM();
 
-    SmallVector<Value> products;
-    for (Value weight : gemm.getB()) {
-      auto weightType = cast<RankedTensorType>(weight.getType());
-      int64_t n = weightType.getDimSize(transposed ? 0 : 1);
-      auto type = RankedTensorType::get({m, n}, rewriter.getF32Type());
-      if (reducesRows)
-        products.push_back(TransposedMatmulOp::create(rewriter, loc, type,
-                                                      gemm.getA(), weight));
-      else if (transposed)
-        products.push_back(LinearOp::create(rewriter, loc, type, gemm.getA(),
-                                            weight, Value()));
-      else
-        products.push_back(
-            MatmulOp::create(rewriter, loc, type, gemm.getA(), weight));
+    // Each product's weights side by side, the products summed.
+    Value acc;
+    for (unsigned product = 0; product < gemm.getNumProducts(); ++product) {
+      Value a = gemm.getA()[product];
+      SmallVector<Value> columns;
+      for (Value weight : gemm.getProductWeights(product)) {
+        auto weightType = cast<RankedTensorType>(weight.getType());
+        int64_t n = weightType.getDimSize(transposed ? 0 : 1);
+        auto type = RankedTensorType::get({m, n}, rewriter.getF32Type());
+        if (reducesRows)
+          columns.push_back(
+              TransposedMatmulOp::create(rewriter, loc, type, a, weight));
+        else if (transposed)
+          columns.push_back(
+              LinearOp::create(rewriter, loc, type, a, weight, Value()));
+        else
+          columns.push_back(MatmulOp::create(rewriter, loc, type, a, weight));
+      }
+      Value term = columns.size() == 1
+                       ? columns.front()
+                       : ConcatOp::create(rewriter, loc,
+                                          gemm.getAccumulatorType(), columns)
+                             .getResult();
+      acc = acc ? AddOp::create(rewriter, loc, gemm.getAccumulatorType(), acc,
+                                term)
+                      .getResult()
+                : term;
     }
-    Value acc = products.size() == 1
-                    ? products.front()
-                    : ConcatOp::create(rewriter, loc, gemm.getAccumulatorType(),
-                                       products)
-                          .getResult();
 
     SmallVector<Value> arguments = {acc};
     for (Value input : gemm.getInputs())

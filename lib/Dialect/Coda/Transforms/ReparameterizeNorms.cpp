@@ -35,7 +35,8 @@ using namespace mlir;
 using namespace mlir::coda;
 
 /// Checks that every user of `normalized` is a GEMM reading it as its
-/// activation (`coda.linear` x, or `coda.gemm` a in the "mk" layout).
+/// activation (`coda.linear` x, or the `a` of a single-product `coda.gemm`
+/// in the "mk" layout: a row scale would apply to every product).
 static LogicalResult checkOnlyGemmUsers(Value normalized, Operation *norm,
                                         PatternRewriter &rewriter) {
   if (normalized.use_empty())
@@ -44,6 +45,7 @@ static LogicalResult checkOnlyGemmUsers(Value normalized, Operation *norm,
     Operation *user = use.getOwner();
     bool isActivation = (isa<LinearOp>(user) && use.getOperandNumber() == 0) ||
                         (isa<GemmOp>(user) && use.getOperandNumber() == 0 &&
+                         cast<GemmOp>(user).getNumProducts() == 1 &&
                          cast<GemmOp>(user).getALayout() == "mk");
     if (!isActivation)
       return rewriter.notifyMatchFailure(norm, [&](Diagnostic &diag) {

@@ -25,6 +25,25 @@ func.func @two_weights(%h: tensor<?x64xbf16>, %wg: tensor<16x64xbf16>, %wu: tens
 
 // -----
 
+// A sum of products: each product's f32 result, added in f32 before the
+// epilogue, and the sum rounded once.
+// CHECK-LABEL: func.func @sum_of_products
+//  CHECK-SAME:   (%[[DG:.+]]: tensor<?x64xbf16>, %[[DU:.+]]: tensor<?x32xbf16>, %[[WG:.+]]: tensor<64x16xbf16>, %[[WU:.+]]: tensor<32x16xbf16>)
+//       CHECK:   %[[G:.+]] = coda.matmul %[[DG]], %[[WG]] : (tensor<?x64xbf16>, tensor<64x16xbf16>) -> tensor<?x16xf32>
+//       CHECK:   %[[U:.+]] = coda.matmul %[[DU]], %[[WU]] : (tensor<?x32xbf16>, tensor<32x16xbf16>) -> tensor<?x16xf32>
+//       CHECK:   %[[ACC:.+]] = coda.add %[[G]], %[[U]] : (tensor<?x16xf32>, tensor<?x16xf32>) -> tensor<?x16xf32>
+//       CHECK:   %[[Y:.+]] = arith.truncf %[[ACC]] : tensor<?x16xf32> to tensor<?x16xbf16>
+//       CHECK:   return %[[Y]]
+func.func @sum_of_products(%dg: tensor<?x64xbf16>, %du: tensor<?x32xbf16>, %wg: tensor<64x16xbf16>, %wu: tensor<32x16xbf16>) -> tensor<?x16xbf16> {
+  %dx = coda.gemm %dg, [%wg] + %du, [%wu] {b_layout = "kn"} : (tensor<?x64xbf16>, tensor<?x32xbf16>, tensor<64x16xbf16>, tensor<32x16xbf16>) -> tensor<?x16xbf16> {
+  ^bb0(%acc: tensor<?x16xf32>):
+    coda.yield %acc : tensor<?x16xf32>
+  }
+  return %dx : tensor<?x16xbf16>
+}
+
+// -----
+
 // A "kn" weight is a matmul; partials pass through unchanged.
 // CHECK-LABEL: func.func @kn_partials
 //       CHECK:   %[[P:.+]] = coda.matmul %{{.+}}, %{{.+}} : (tensor<?x64xf32>, tensor<64x32xf32>) -> tensor<?x32xf32>

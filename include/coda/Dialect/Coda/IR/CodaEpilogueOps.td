@@ -29,6 +29,13 @@ def Coda_GemmOp : Coda_OpBase<"gemm", [AttrSizedOperandSegments,
     each as its own B box, so gate and up (or q, k and v) columns stay in
     their own sub-tiles.
 
+    A sum of products, `acc = a⁽¹⁾ · b⁽¹⁾ᵀ + a⁽²⁾ · b⁽²⁾ᵀ + ...`, is written
+    `%a1, [%w1] + %a2, [%w2]`: each product has its own `a` (same `M`, its
+    own `Kᵖ`) and as many weights as the first, of the same columns, and all
+    of them accumulate into the one f32 `acc` (the kernel runs their k-tiles
+    back to back). The input gradient of a SwiGLU MLP, `dG · W_gate + dU ·
+    W_up`, is one such GEMM: no intermediate is rounded or stored.
+
     The region's first argument is `acc : tensor<M x N x f32>`; then comes
     one argument per `inputs` operand, of its shape with f32 elements for a
     floating-point input (values are widened when loaded) and its own type
@@ -49,9 +56,12 @@ def Coda_GemmOp : Coda_OpBase<"gemm", [AttrSizedOperandSegments,
     `nn.Linear` layout) and `"kn"` as `[K, N]`.
 
     Constraints:
-    * (gemm_c1) at least one weight; all weights agree with `a` on `K` and
-      share its element type; every weight has a static number of columns
-      `Nᵢ`.
+    * (gemm_c1) at least one weight; all weights agree with their
+      product's `a` on `K` and share its element type; every weight has a
+      static number of columns `Nᵢ`.
+    * (gemm_c7) with several products, the weights divide evenly among them;
+      every product's weights have the first product's columns, and every
+      `a` has the first one's `M` and element type.
     * (gemm_c2) the region has one argument for `acc` of type
       `tensor<M x N x f32>` and one per input, as described above.
     * (gemm_c3) `coda.yield` yields one value per result, each of the
@@ -77,7 +87,7 @@ def Coda_GemmOp : Coda_OpBase<"gemm", [AttrSizedOperandSegments,
     }
     ```
   }];
-  let arguments = (ins Coda_Matrix:$a, Variadic<Coda_Matrix>:$b,
+  let arguments = (ins Variadic<Coda_Matrix>:$a, Variadic<Coda_Matrix>:$b,
                        Variadic<Coda_EpilogueInput>:$inputs,
                        Coda_StrEnumAttr<["mk", "km"], "mk">:$a_layout,
                        Coda_StrEnumAttr<["nk", "kn"], "nk">:$b_layout,
@@ -85,7 +95,7 @@ def Coda_GemmOp : Coda_OpBase<"gemm", [AttrSizedOperandSegments,
   let results = (outs Variadic<Coda_MatrixOrVector>:$results);
   let regions = (region SizedRegion<1>:$epilogue);
   let assemblyFormat = [{
-    $a `,` `[` $b `]` (`inputs` `(` $inputs^ `)`)? attr-dict
+    custom<GemmProducts>($a, $b) (`inputs` `(` $inputs^ `)`)? attr-dict
     `:` functional-type(operands, results) $epilogue
   }];
   let hasVerifier = 1;
@@ -95,7 +105,7 @@ def Coda_GemmOp : Coda_OpBase<"gemm", [AttrSizedOperandSegments,
   let builders = [
     /// Builds a GEMM with the given result types and an epilogue block whose
     /// arguments follow gemm_c2; the caller fills the block and its yield.
-    OpBuilder<(ins "TypeRange":$resultTypes, "Value":$a, "ValueRange":$b,
+    OpBuilder<(ins "TypeRange":$resultTypes, "ValueRange":$a, "ValueRange":$b,
                    "ValueRange":$inputs,
                    CArg<"::llvm::StringRef", "\"mk\"">:$aLayout,
                    CArg<"::llvm::StringRef", "\"nk\"">:$bLayout)>
@@ -105,8 +115,17 @@ def Coda_GemmOp : Coda_OpBase<"gemm", [AttrSizedOperandSegments,
     int64_t getN();
     /// The number of rows of the product (possibly dynamic).
     int64_t getM();
-    /// The contraction size.
+    /// The contraction size of the first product.
     int64_t getK();
+    /// The number of products summed into the accumulator.
+    unsigned getNumProducts() { return getA().size(); }
+    /// The `a` of the first product: its rows are the GEMM's.
+    Value getFirstA() { return getA().front(); }
+    /// The weights of product `product`, stacked along their rows.
+    ValueRange getProductWeights(unsigned product) {
+      unsigned count = getB().size() / getNumProducts();
+      return getB().slice(product * count, count);
+    }
     /// The type of the accumulator: `tensor<M x N x f32>`.
     RankedTensorType getAccumulatorType();
     /// The epilogue's single block.

@@ -31,6 +31,25 @@ def CodaMergeParallelLinearsPass
   ];
 }
 
+def CodaSumProductsPass : Pass<"coda-sum-products", "::mlir::func::FuncOp"> {
+  let summary = "sum GEMMs that are added into one accumulator";
+  let description = [{
+    A `coda.gemm` whose epilogue adds another GEMM's plain product to its
+    accumulator (`acc + x` where `x = a₂ · W₂ᵀ` is read nowhere else) takes
+    that product over: it becomes one GEMM summing both products into its
+    f32 accumulator (`%a1, [%w1] + %a2, [%w2]`), and the other GEMM goes
+    away. The input gradient of a SwiGLU MLP, `dG · W_gate + dU · W_up`, is
+    one kernel whose mainloop runs over both, and the partial product is
+    neither rounded to its element type nor stored: the result is the
+    rounding of the exact f32 sum.
+
+    Products merge when they share their layouts and their weights' columns,
+    and reduce over a static K (`a_layout = "mk"`); a weight gradient's
+    reduction over the rows is split by the kernel generator instead.
+  }];
+  let dependentDialects = ["::mlir::coda::CodaDialect"];
+}
+
 def CodaReparameterizeNormsPass
     : Pass<"coda-reparameterize-norms", "::mlir::func::FuncOp"> {
   let summary = "move normalizations before a GEMM into statistics and a row scale";

@@ -20,6 +20,8 @@ void populateMergeParallelLinearsPatterns(RewritePatternSet &patterns,
 
 /// Rewrites norms that feed GEMMs into statistics plus a per-row scale in the
 /// consuming GEMMs (coda-reparameterize-norms).
+void populateSumProductsPatterns(RewritePatternSet &patterns);
+
 void populateReparameterizeNormsPatterns(RewritePatternSet &patterns,
                                          bool foldGammaIntoWeights);
 
