@@ -696,3 +696,15 @@ func.func @gemm_products_columns_mismatch(%a0: tensor<2x8xbf16>, %a1: tensor<2x8
   }
   return %y : tensor<2x8xbf16>
 }
+
+// -----
+
+// A GEMM sums at least one product (the generic form can write none).
+func.func @gemm_no_products(%w: tensor<8x8xbf16>) -> tensor<2x8xbf16> {
+  // expected-error @+1 {{'coda.gemm' op needs at least one product}}
+  %y = "coda.gemm"(%w) <{operandSegmentSizes = array<i32: 0, 1, 0>}> ({
+  ^bb0(%acc: tensor<2x8xf32>):
+    coda.yield %acc : tensor<2x8xf32>
+  }) : (tensor<8x8xbf16>) -> tensor<2x8xbf16>
+  return %y : tensor<2x8xbf16>
+}

@@ -82,6 +82,7 @@ void GemmOp::build(OpBuilder &builder, OperationState &state,
     properties.b_layout = builder.getStringAttr(bLayout);
   state.addTypes(resultTypes);
 
+  assert(!a.empty() && "a GEMM has at least one product");
   int64_t m = productM(a.front(), aLayout);
   int64_t n = 0;
   for (Value weight : b.take_front(b.size() / a.size()))

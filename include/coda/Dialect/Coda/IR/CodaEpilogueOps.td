@@ -121,8 +121,11 @@ def Coda_GemmOp : Coda_OpBase<"gemm", [AttrSizedOperandSegments,
     unsigned getNumProducts() { return getA().size(); }
     /// The `a` of the first product: its rows are the GEMM's.
     Value getFirstA() { return getA().front(); }
-    /// The weights of product `product`, stacked along their rows.
+    /// The weights of product `product`, stacked along their rows (all of
+    /// them for an op without products, which the verifier rejects).
     ValueRange getProductWeights(unsigned product) {
+      if (getNumProducts() == 0)
+        return getB();
       unsigned count = getB().size() / getNumProducts();
       return getB().slice(product * count, count);
     }
