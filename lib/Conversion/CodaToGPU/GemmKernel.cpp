@@ -16,7 +16,9 @@
 //   counted from the row argument) and one B box per accumulator base
 //   (128 weight rows x 64 k; for a [K, N] weight, b_layout "kn", two boxes
 //   of 64 k-rows x 64 columns that wgmma reads MN-major), into
-//   128-byte-swizzled shared memory. After a tile's k-tiles, the epilogue
+//   128-byte-swizzled shared memory. A GEMM that sums several products
+//   runs their k-tiles back to back, each from its own A and weight maps
+//   at its k within that product. After a tile's k-tiles, the epilogue
 //   inputs of plan.ringInputs take one step each per m64 slab: that slab's
 //   rows of both consumers, the tile's 128 columns, as four 64 x 64 boxes
 //   in the slot's A box;
