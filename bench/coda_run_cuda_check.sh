@@ -41,6 +41,7 @@ runs=(
   "test/Runner/residual-rms-norm-gemm.mlir bf16 515 --compare-with-reference"
   "test/Runner/swiglu-merged.mlir bf16 515 --compare-with-reference"
   "test/Runner/summed-products.mlir bf16 515 --compare-with-reference"
+  "test/Runner/summed-products.mlir three 515 --compare-with-reference"
   "test/Runner/two-consumers-gemm.mlir bf16 515 --compare-with-reference"
   "test/Runner/linear-grads.mlir bf16 515 --compare-with-reference"
   "test/Runner/linear-grads.mlir bf16 4097 --compare-with-reference --bench"
