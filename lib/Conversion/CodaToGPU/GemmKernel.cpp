@@ -394,20 +394,16 @@ void GemmKernelBuilder::buildSetup() {
         nvgpu::MBarrierInitOp::create(b, loc, handOff, index(128),
                                       index(consumer), Value());
     }
-    for (Value pointer : aMaps)
-      nvgpu::TmaPrefetchOp::create(
-          b, loc,
-          UnrealizedConversionCastOp::create(b, loc, mapType(plan.aMapRows()),
-                                             pointer)
-              .getResult(0),
-          Value());
-    for (Value pointer : weightMaps)
-      nvgpu::TmaPrefetchOp::create(
-          b, loc,
-          UnrealizedConversionCastOp::create(
-              b, loc, mapType(plan.weightMapRows()), pointer)
-              .getResult(0),
-          Value());
+    auto prefetch = [&](ArrayRef<Value> pointers, int64_t boxRows) {
+      for (Value pointer : pointers)
+        nvgpu::TmaPrefetchOp::create(b, loc,
+                                     UnrealizedConversionCastOp::create(
+                                         b, loc, mapType(boxRows), pointer)
+                                         .getResult(0),
+                                     Value());
+    };
+    prefetch(aMaps, plan.aMapRows());
+    prefetch(weightMaps, plan.weightMapRows());
     scf::YieldOp::create(b, loc);
   });
   NVVM::FenceMbarrierInitOp::create(b, loc);
@@ -1064,8 +1060,7 @@ void GemmKernelBuilder::buildEpilogueWarpgroup() {
 
 void GemmKernelBuilder::build(StringRef name) {
   MLIRContext *context = b.getContext();
-  elementType =
-      cast<RankedTensorType>(gemm.getFirstA().getType()).getElementType();
+  elementType = gemm.getFirstA().getType().getElementType();
   auto pointer = LLVM::LLVMPointerType::get(context);
   unsigned products = gemm.getNumProducts();
   unsigned maps = products + gemm.getB().size();

@@ -224,8 +224,7 @@ static LogicalResult checkGemmOperands(GemmOp gemm, int64_t width) {
                           "both reduced over their rows; this one has \"")
            << gemm.getBLayout() << "\"";
   if (gemm.getALayout() == "km" &&
-      ShapedType::isDynamic(
-          cast<RankedTensorType>(gemm.getFirstA().getType()).getDimSize(1)))
+      ShapedType::isDynamic(gemm.getFirstA().getType().getDimSize(1)))
     return gemm.emitError("a weight gradient's output rows must be static");
   if (gemm.getALayout() == "km" && gemm.getNumProducts() > 1)
     return gemm.emitError("the kernel generator sums ")
@@ -235,8 +234,7 @@ static LogicalResult checkGemmOperands(GemmOp gemm, int64_t width) {
   if (gemm.getAccumulate())
     return gemm.emitError("accumulating results into inputs is not supported "
                           "by the kernel generator yet");
-  Type element =
-      cast<RankedTensorType>(gemm.getFirstA().getType()).getElementType();
+  Type element = gemm.getFirstA().getType().getElementType();
   if (!element.isBF16() && !element.isF16())
     return gemm.emitError("the kernel generator takes bf16 or f16 operands, "
                           "got ")
@@ -532,8 +530,7 @@ mlir::coda::planGemmKernel(GemmOp gemm, const GemmPlanChoice &choice) {
   int64_t accumulatorColumns = 0;
   for (Value weight : gemm.getProductWeights(0)) {
     plan.weightStarts.push_back(accumulatorColumns);
-    accumulatorColumns += cast<RankedTensorType>(weight.getType())
-                              .getDimSize(plan.weightsMNMajor ? 1 : 0);
+    accumulatorColumns += gemm.getWeightColumns(weight);
   }
   for (int64_t n0 = 0; n0 < plan.width; n0 += kTileN) {
     const EpilogueRange &range = plan.rangeOf(n0);

@@ -43,6 +43,10 @@ int64_t GemmOp::getM() { return productM(getFirstA(), getALayout()); }
 
 int64_t GemmOp::getK() { return productK(getFirstA(), getALayout()); }
 
+int64_t GemmOp::getWeightColumns(Value weight) {
+  return weightN(weight, getBLayout());
+}
+
 int64_t GemmOp::getN() {
   int64_t n = 0;
   for (Value b : getProductWeights(0)) {

@@ -63,9 +63,8 @@ struct InlineEpilogue : public OpRewritePattern<GemmOp> {
       Value a = gemm.getA()[product];
       SmallVector<Value> columns;
       for (Value weight : gemm.getProductWeights(product)) {
-        auto weightType = cast<RankedTensorType>(weight.getType());
-        int64_t n = weightType.getDimSize(transposed ? 0 : 1);
-        auto type = RankedTensorType::get({m, n}, rewriter.getF32Type());
+        auto type = RankedTensorType::get({m, gemm.getWeightColumns(weight)},
+                                          rewriter.getF32Type());
         if (reducesRows)
           columns.push_back(
               TransposedMatmulOp::create(rewriter, loc, type, a, weight));

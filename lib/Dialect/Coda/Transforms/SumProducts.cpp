@@ -35,23 +35,16 @@ static bool canJoin(GemmOp gemm, GemmOp other) {
   if (gemm.getALayout() != "mk" || other.getALayout() != "mk" ||
       gemm.getBLayout() != other.getBLayout())
     return false;
-  auto elementOf = [](Value value) {
-    return cast<RankedTensorType>(value.getType()).getElementType();
-  };
-  if (elementOf(gemm.getFirstA()) != elementOf(other.getFirstA()))
+  if (gemm.getFirstA().getType().getElementType() !=
+      other.getFirstA().getType().getElementType())
     return false;
-  // The columns of a weight: its rows read as [N, K], else its columns.
-  auto columnsOf = [&](Value weight) {
-    return cast<RankedTensorType>(weight.getType())
-        .getDimSize(gemm.getBLayout() == "nk" ? 0 : 1);
-  };
   ValueRange weights = gemm.getProductWeights(0);
   for (unsigned product = 0; product < other.getNumProducts(); ++product) {
     ValueRange otherWeights = other.getProductWeights(product);
     if (otherWeights.size() != weights.size())
       return false;
     for (auto [weight, otherWeight] : llvm::zip_equal(weights, otherWeights))
-      if (columnsOf(weight) != columnsOf(otherWeight))
+      if (gemm.getWeightColumns(weight) != other.getWeightColumns(otherWeight))
         return false;
   }
   return true;
@@ -86,16 +79,17 @@ struct SumAddedProduct : public OpRewritePattern<GemmOp> {
         continue;
       if (accumulate && llvm::is_contained(*accumulate, int64_t(index)))
         continue;
-      if (!getAccumulatorSum(gemm, gemm.getInputArgument(index)))
+      AddOp add = getAccumulatorSum(gemm, gemm.getInputArgument(index));
+      if (!add)
         continue;
 
       SmallVector<Value> a(gemm.getA()), weights(gemm.getB());
       llvm::append_range(a, other.getA());
       llvm::append_range(weights, other.getB());
+      // The rebuilt GEMM takes over the epilogue's ops, `add` among them.
       GemmOp summed = rebuildGemm(rewriter, gemm, a, weights, {});
       // The accumulator is the sum now; the input goes unused and the other
       // GEMM unread (the canonicalization drops both).
-      AddOp add = getAccumulatorSum(summed, summed.getInputArgument(index));
       rewriter.replaceOp(add, summed.getAccumulator());
       return success();
     }

@@ -120,7 +120,12 @@ def Coda_GemmOp : Coda_OpBase<"gemm", [AttrSizedOperandSegments,
     /// The number of products summed into the accumulator.
     unsigned getNumProducts() { return getA().size(); }
     /// The `a` of the first product: its rows are the GEMM's.
-    Value getFirstA() { return getA().front(); }
+    TypedValue<RankedTensorType> getFirstA() {
+      return cast<TypedValue<RankedTensorType>>(getA().front());
+    }
+    /// The output columns of `weight`, one of the GEMM's: its rows read as
+    /// `[N, K]` (b_layout "nk"), else its columns.
+    int64_t getWeightColumns(Value weight);
     /// The weights of product `product`, stacked along their rows (all of
     /// them for an op without products, which the verifier rejects).
     ValueRange getProductWeights(unsigned product) {

@@ -18,10 +18,12 @@ namespace mlir::coda {
 void populateMergeParallelLinearsPatterns(RewritePatternSet &patterns,
                                           unsigned maxWeights);
 
-/// Rewrites norms that feed GEMMs into statistics plus a per-row scale in the
-/// consuming GEMMs (coda-reparameterize-norms).
+/// Merges into a GEMM the plain product of another GEMM that its epilogue
+/// adds to the accumulator (coda-sum-products).
 void populateSumProductsPatterns(RewritePatternSet &patterns);
 
+/// Rewrites norms that feed GEMMs into statistics plus a per-row scale in the
+/// consuming GEMMs (coda-reparameterize-norms).
 void populateReparameterizeNormsPatterns(RewritePatternSet &patterns,
                                          bool foldGammaIntoWeights);
 
