@@ -2,9 +2,9 @@
 # Two or more compiled training pairs of the canonical block, each through
 # bench/block.py (correctness against PyTorch, then forward+backward time
 # against eager, torch.compile and the GEMM floor) and bench/kernel_profile.py
-# (per-kernel time at 16384 rows, twice, alternating pairs, the second
-# round in reverse order), in one lease, plus compute-sanitizer
-# memcheck of each pair at ragged row counts.
+# (per-kernel time at PAIR_AB_PROFILE_ROWS rows, default 16384, twice,
+# alternating pairs, the second round in reverse order), in one lease, plus
+# compute-sanitizer memcheck of each pair at ragged row counts.
 #
 #   bash bench/pair_ab.sh build DIR               # build machine: block.ptx and
 #                                                 # pair.ptx from build/bin into DIR
@@ -60,7 +60,8 @@ run)
     [ "$round" = 2 ] && order=("${reversed[@]}")
     for dir in "${order[@]}"; do
       name="$(basename "$dir")"
-      python3 "$root/bench/kernel_profile.py" "$dir/pair.ptx" --rows 16384 \
+      python3 "$root/bench/kernel_profile.py" "$dir/pair.ptx" \
+        --rows ${PAIR_AB_PROFILE_ROWS:-16384} \
         > "$logs/$name/profile$round.txt" 2>&1 ||
         echo "$name: kernel_profile.py exited $?"
     done

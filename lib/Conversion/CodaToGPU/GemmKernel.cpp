@@ -3,7 +3,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // A persistent CTA of three warpgroups (four with an epilogue warpgroup)
-// walks output tiles blockIdx.x, blockIdx.x + gridDim.x, ... (each
+// walks output tiles in rounds of gridDim.x, taking tile blockIdx.x of the
+// even rounds and gridDim.x - 1 - blockIdx.x of the odd ones (each
 // plan.tileM() rows by 128 output columns of `a · bᵀ`, in the grouped order
 // of `tileOrigin`):
 //
@@ -30,13 +31,15 @@
 //   mainloop. Per k-tile a consumer waits for `full[s]`, issues slabs x
 //   boxes x 4 wgmma m64n128k16 from shared-memory descriptors, keeps one
 //   group in flight, and releases the slot of the retired group (`empty`,
-//   one arrive per warp). Before a tile's first k-tile it loads its rows'
-//   values of the per-row inputs the epilogue reads; after the tile it
-//   runs the epilogue on its registers (EpilogueEmitter), which waits for
-//   a slab's input steps before its first batch and releases them after
-//   its last, and sends the 16-bit tile results out through a staging
-//   buffer per consumer and TMA stores (OutputStaging) when the ring
-//   leaves room for it.
+//   one arrive per warp). A consumer whose rows all lie past M issues the
+//   first k-tile's wgmma only and then just waits for and releases the
+//   rest. Before a tile's first k-tile it loads its rows' values of the
+//   per-row inputs the epilogue reads; after the tile it runs the epilogue
+//   on its registers (EpilogueEmitter), which waits for a slab's input
+//   steps before its first batch and releases them after its last, and
+//   sends the 16-bit tile results out through a staging buffer per
+//   consumer and TMA stores (OutputStaging) when the ring leaves room for
+//   it.
 //
 // Epilogue-warpgroup schedule (plan.hasEpilogueWarpgroup()): cooperative
 // tiles, but after its mainloop a consumer only hands its accumulators,
@@ -190,9 +193,14 @@ private:
   /// thread's 16-byte group g is element (g · 128 + thread) · 8 of it.
   Value handOffBuffer();
   /// The linear tile and the split of the CTA's unit number `ordinal`:
-  /// unit blockIdx.x + ordinal · gridDim.x, split-major (every tile of
-  /// split 0 first).
+  /// unit ordinal · gridDim.x + blockIdx.x on even rounds and ordinal ·
+  /// gridDim.x + gridDim.x - 1 - blockIdx.x on odd ones, split-major (every
+  /// tile of split 0 first). The snake gives the last round's units to the
+  /// CTAs that took the previous round's last ones, which past a multiple
+  /// of the tile rows are the cheap tiles of rows past M.
   std::pair<Value, Value> unitOf(Value ordinal);
+  /// The CTA's position in round `round` of the snake.
+  Value positionInRound(Value round);
   /// The splits, of 1, 2 and 4 up to plan.splits, that finish the launch's
   /// units first: ceil(units / gridDim.x) rounds of ceil(k-tiles / splits)
   /// + kSplitOverheadKTiles k-tiles each (no overhead unsplit). Few rows
@@ -245,11 +253,14 @@ private:
   /// warp is done reading them.
   void releaseSlots(ArrayRef<Value> slots, Value lane);
   /// One tile's mainloop for one consumer: ring steps first .. first +
-  /// kTiles - 1, on the registers of `carried`; `onIssued` runs once every
+  /// kTiles - 1, on the registers of `carried`; the wgmma of the first
+  /// `issued` k-tiles (kTiles, or 1 for a consumer whose rows all lie past
+  /// M: over TMA's zero rows its accumulators stay zero, and it only waits
+  /// for the other k-tiles and releases them). `onIssued` runs once every
   /// wgmma is issued, before the last ones retire. Returns the
   /// accumulators, [slab][box].
-  SmallVector<Value> buildMainloop(Value first, Value aRows, Value lane,
-                                   ValueRange carried,
+  SmallVector<Value> buildMainloop(Value first, Value issued, Value aRows,
+                                   Value lane, ValueRange carried,
                                    function_ref<void()> onIssued);
 
   OpBuilder &b;
@@ -338,10 +349,16 @@ void GemmKernelBuilder::buildSetup() {
   splitCount = plan.splits > 1 ? chooseSplits() : index(1);
   if (plan.reducesRows)
     kTiles = ceilDiv(allKTiles, splitCount);
+  // Every CTA has a unit in each whole round, and one in the last round
+  // where its position there is among the units left.
   Value units = arith::MulIOp::create(b, loc, tiles, splitCount);
-  Value remaining = arith::SubIOp::create(
-      b, loc, arith::MaxUIOp::create(b, loc, units, cta), cta);
-  ctaUnits = ceilDiv(remaining, ctas);
+  Value rounds = arith::DivUIOp::create(b, loc, units, ctas);
+  Value inLastRound = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ult, positionInRound(rounds),
+      arith::RemUIOp::create(b, loc, units, ctas));
+  ctaUnits = arith::AddIOp::create(
+      b, loc, rounds,
+      arith::SelectOp::create(b, loc, inLastRound, index(1), index(0)));
 
   // The dynamic shared memory: an extern array that the PTX declares
   // 1 KiB-aligned (the swizzle atom), so slot offsets are from its start.
@@ -429,9 +446,19 @@ Value GemmKernelBuilder::chooseSplits() {
   return best;
 }
 
+Value GemmKernelBuilder::positionInRound(Value round) {
+  Value odd = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne,
+      arith::AndIOp::create(b, loc, round, index(1)), index(0));
+  Value reversed = arith::SubIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, ctas, index(1)), cta);
+  return arith::SelectOp::create(b, loc, odd, reversed, cta);
+}
+
 std::pair<Value, Value> GemmKernelBuilder::unitOf(Value ordinal) {
-  Value linear = arith::AddIOp::create(
-      b, loc, cta, arith::MulIOp::create(b, loc, ordinal, ctas));
+  Value linear =
+      arith::AddIOp::create(b, loc, positionInRound(ordinal),
+                            arith::MulIOp::create(b, loc, ordinal, ctas));
   if (plan.splits == 1)
     return {linear, index(0)};
   return {arith::RemUIOp::create(b, loc, linear, tiles),
@@ -650,8 +677,8 @@ void GemmKernelBuilder::buildProducer() {
 }
 
 SmallVector<Value>
-GemmKernelBuilder::buildMainloop(Value first, Value aRows, Value lane,
-                                 ValueRange carried,
+GemmKernelBuilder::buildMainloop(Value first, Value issued, Value aRows,
+                                 Value lane, ValueRange carried,
                                  function_ref<void()> onIssued) {
   MLIRContext *context = b.getContext();
   auto wgmmaType =
@@ -716,7 +743,7 @@ GemmKernelBuilder::buildMainloop(Value first, Value aRows, Value lane,
 
   SmallVector<Value> accumulators = kTile(first, carried, /*overwrite=*/true);
   auto loop = scf::ForOp::create(
-      b, loc, index(1), kTiles, index(1), accumulators,
+      b, loc, index(1), issued, index(1), accumulators,
       [&](OpBuilder &, Location, Value tile, ValueRange current) {
         Value g = arith::AddIOp::create(b, loc, first, tile);
         SmallVector<Value> next = kTile(g, current, /*overwrite=*/false);
@@ -730,7 +757,18 @@ GemmKernelBuilder::buildMainloop(Value first, Value aRows, Value lane,
   onIssued();
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
   release(arith::AddIOp::create(
-      b, loc, first, arith::SubIOp::create(b, loc, kTiles, index(1))));
+      b, loc, first, arith::SubIOp::create(b, loc, issued, index(1))));
+  // The k-tiles not issued: each slot is released only once it has been
+  // filled, so that the arrive counts towards this fill's phase.
+  scf::ForOp::create(b, loc, issued, kTiles, index(1), ValueRange(),
+                     [&](OpBuilder &, Location, Value tile, ValueRange) {
+                       Value g = arith::AddIOp::create(b, loc, first, tile);
+                       Value slot, fill;
+                       std::tie(slot, fill) = ringPosition(g);
+                       waitParity(full, slot, fill);
+                       release(g);
+                       scf::YieldOp::create(b, loc);
+                     });
   return loop.getResults();
 }
 
@@ -820,9 +858,16 @@ void GemmKernelBuilder::buildConsumer() {
             scf::YieldOp::create(b, loc);
           });
         };
+        // A consumer whose rows all lie past M (the last row tile's second
+        // half) issues one k-tile's wgmma.
+        Value hasRows = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::ult,
+            arith::AddIOp::create(b, loc, m0, rowOffset), rows);
+        Value issued =
+            arith::SelectOp::create(b, loc, hasRows, kTiles, index(1));
         SmallVector<Value> accumulators = buildMainloop(
-            first, arith::MulIOp::create(b, loc, rowOffset, index(128)), lane,
-            carried, passTurn);
+            first, issued, arith::MulIOp::create(b, loc, rowOffset, index(128)),
+            lane, carried, passTurn);
 
         auto runEpilogue = [&](ArrayRef<Value> accumulators) {
           EpilogueFrame frame;

@@ -21,7 +21,16 @@
 //       CHECK: gpu.module @coda_kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">]
 //       CHECK:   memref.global "public" @coda_smem : memref<0xi8, #gpu.address_space<workgroup>> {alignment = 1024 : i64}
 //       CHECK:   gpu.func @fused_gemm0(%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) kernel attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32}
-//       CHECK:     gpu.grid_dim x
+// Units go in rounds of gridDim.x, the odd rounds in reverse: a CTA has
+// one in every whole round, and one in the last where its position there
+// is among the units left.
+//       CHECK:     %[[CTA:.+]] = gpu.block_id x
+//       CHECK:     %[[GRID:.+]] = gpu.grid_dim x
+//       CHECK:     %[[ROUNDS:.+]] = arith.divui %[[UNITS:.+]], %[[GRID]]
+//       CHECK:     %[[REVERSED:.+]] = arith.subi %{{.+}}, %[[CTA]]
+//       CHECK:     %[[POSITION:.+]] = arith.select %{{.+}}, %[[REVERSED]], %[[CTA]]
+//       CHECK:     %[[LEFT:.+]] = arith.remui %[[UNITS]], %[[GRID]]
+//       CHECK:     arith.cmpi ult, %[[POSITION]], %[[LEFT]]
 //       CHECK:     %[[FULL:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 //       CHECK:     %[[EMPTY:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 //       CHECK:     nvgpu.mbarrier.init %[[FULL]][%{{.+}}], %c1
@@ -40,12 +49,16 @@
 //   CHECK-COUNT-4:     nvgpu.tma.async.load {{.*}} : <tensor = memref<64x64xbf16, 3>
 //       CHECK:     nvvm.setmaxregister increase 240
 //       CHECK:       scf.for
+// A consumer whose first row lies past M issues the wgmma of one k-tile of
+// the four.
+//       CHECK:         %[[HAS_ROWS:.+]] = arith.cmpi ult, %{{.+}}, %[[M:.+]] : index
+//       CHECK:         %[[ISSUED:.+]] = arith.select %[[HAS_ROWS]], %c4, %c1{{.*}} : index
 //       CHECK:         nvgpu.mbarrier.try_wait.parity %[[FULL]]
 //       CHECK:         nvvm.wgmma.fence.aligned
 //       CHECK:         nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 //       CHECK:         nvvm.wgmma.mma_async {{.*}}D[<f32>, <zero>]
 //   CHECK-COUNT-6:     nvvm.wgmma.mma_async {{.*}}D[<f32>, <one>]
-//       CHECK:         scf.for
+//       CHECK:         scf.for %{{.+}} = %c1{{.*}} to %[[ISSUED]]
 //       CHECK:           nvgpu.mbarrier.try_wait.parity %[[FULL]]
 //   CHECK-COUNT-8:       nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 //       CHECK:           nvvm.wgmma.commit.group.sync.aligned
@@ -53,6 +66,10 @@
 //       CHECK:           nvgpu.mbarrier.arrive %[[EMPTY]]
 //       CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
 //       CHECK:         nvgpu.mbarrier.arrive %[[EMPTY]]
+// The k-tiles it did not issue: each slot released once it is filled.
+//       CHECK:         scf.for %{{.+}} = %[[ISSUED]] to %c4
+//       CHECK:           nvgpu.mbarrier.try_wait.parity %[[FULL]]
+//       CHECK:           nvgpu.mbarrier.arrive %[[EMPTY]]
 //       CHECK:         nvgpu.mbarrier.try_wait.parity %[[FULL]]
 //       CHECK:         scf.if
 //       CHECK:           nvvm.cp.async.bulk.wait_group 0 {read}
