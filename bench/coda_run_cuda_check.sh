@@ -42,6 +42,8 @@ runs=(
   "test/Runner/swiglu-merged.mlir bf16 515 --compare-with-reference"
   "test/Runner/summed-products.mlir bf16 515 --compare-with-reference"
   "test/Runner/summed-products.mlir three 515 --compare-with-reference"
+  "test/Runner/saved-norm-scales.mlir standalone 515 --compare-with-reference"
+  "test/Runner/saved-norm-scales.mlir beside_gradient 515 --compare-with-reference"
   "test/Runner/two-consumers-gemm.mlir bf16 515 --compare-with-reference"
   "test/Runner/linear-grads.mlir bf16 515 --compare-with-reference"
   "test/Runner/linear-grads.mlir bf16 4097 --compare-with-reference --bench"

@@ -208,10 +208,11 @@ struct LowerTensorCast : public OpConversionPattern<CastOp> {
 void mlir::coda::populateElementwiseLoweringPatterns(
     const CodaToLinalgTypeConverter &converter, RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<LowerMap<AddOp>, LowerMap<MulOp>, LowerMap<AddOuterOp>,
-               LowerMap<ScaleOp>, LowerMap<SiLUOp>, LowerMap<ReLUOp>,
-               LowerMap<SigmoidOp>, LowerMap<TanhOp>, LowerMap<GELUOp>,
-               LowerMap<SwiGLUOp>, LowerMap<ActivationGradOp>, LowerRoPE,
-               LowerSlice, LowerConcat, LowerTensorCast<arith::ExtFOp>,
-               LowerTensorCast<arith::TruncFOp>>(converter, context);
+  patterns
+      .add<LowerMap<AddOp>, LowerMap<MulOp>, LowerMap<AddOuterOp>,
+           LowerMap<MulOuterOp>, LowerMap<ScaleOp>, LowerMap<SiLUOp>,
+           LowerMap<ReLUOp>, LowerMap<SigmoidOp>, LowerMap<TanhOp>,
+           LowerMap<GELUOp>, LowerMap<SwiGLUOp>, LowerMap<ActivationGradOp>,
+           LowerRoPE, LowerSlice, LowerConcat, LowerTensorCast<arith::ExtFOp>,
+           LowerTensorCast<arith::TruncFOp>>(converter, context);
 }

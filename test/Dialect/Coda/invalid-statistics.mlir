@@ -141,3 +141,57 @@ func.func @outer_types(%a: tensor<?x16xf32>, %u: tensor<?x1xbf16>, %v: tensor<16
   %y = coda.add_outer %a, %u, %v : (tensor<?x16xf32>, tensor<?x1xbf16>, tensor<16xf32>) -> tensor<?x16xf32>
   return %y : tensor<?x16xf32>
 }
+
+// -----
+
+// mul_outer_c1: u is a per-row column.
+func.func @mul_outer_u(%a: tensor<?x16xbf16>, %u: tensor<?x2xf32>, %v: tensor<16xbf16>) -> tensor<?x16xbf16> {
+  // expected-error @+1 {{'coda.mul_outer' op u must be a per-row column [M, 1], got 'tensor<?x2xf32>'}}
+  %y = coda.mul_outer %a, %u, %v : (tensor<?x16xbf16>, tensor<?x2xf32>, tensor<16xbf16>) -> tensor<?x16xbf16>
+  return %y : tensor<?x16xbf16>
+}
+
+// -----
+
+// mul_outer_c1: v has one element per column.
+func.func @mul_outer_v(%a: tensor<?x16xbf16>, %u: tensor<?x1xf32>, %v: tensor<8xbf16>) -> tensor<?x16xbf16> {
+  // expected-error @+1 {{'coda.mul_outer' op v has 8 elements but a has 16 columns}}
+  %y = coda.mul_outer %a, %u, %v : (tensor<?x16xbf16>, tensor<?x1xf32>, tensor<8xbf16>) -> tensor<?x16xbf16>
+  return %y : tensor<?x16xbf16>
+}
+
+// -----
+
+// mul_outer_c1: u has the rows of a.
+func.func @mul_outer_rows(%a: tensor<4x16xbf16>, %u: tensor<3x1xf32>, %v: tensor<16xbf16>) -> tensor<4x16xbf16> {
+  // expected-error @+1 {{'coda.mul_outer' op u has 3 rows but a has 4}}
+  %y = coda.mul_outer %a, %u, %v : (tensor<4x16xbf16>, tensor<3x1xf32>, tensor<16xbf16>) -> tensor<4x16xbf16>
+  return %y : tensor<4x16xbf16>
+}
+
+// -----
+
+// mul_outer_c2: the result has the type of a.
+func.func @mul_outer_result(%a: tensor<?x16xbf16>, %u: tensor<?x1xf32>, %v: tensor<16xbf16>) -> tensor<?x16xf32> {
+  // expected-error @+1 {{'coda.mul_outer' op result element type 'f32' differs from a's 'bf16'}}
+  %y = coda.mul_outer %a, %u, %v : (tensor<?x16xbf16>, tensor<?x1xf32>, tensor<16xbf16>) -> tensor<?x16xf32>
+  return %y : tensor<?x16xf32>
+}
+
+// -----
+
+// mul_outer_c3: u is f32 or a's element type.
+func.func @mul_outer_u_type(%a: tensor<?x16xf32>, %u: tensor<?x1xbf16>, %v: tensor<16xf32>) -> tensor<?x16xf32> {
+  // expected-error @+1 {{'coda.mul_outer' op u must have a's element type 'f32' or f32, got 'bf16'}}
+  %y = coda.mul_outer %a, %u, %v : (tensor<?x16xf32>, tensor<?x1xbf16>, tensor<16xf32>) -> tensor<?x16xf32>
+  return %y : tensor<?x16xf32>
+}
+
+// -----
+
+// mul_outer_c3: v has a's element type.
+func.func @mul_outer_v_type(%a: tensor<?x16xbf16>, %u: tensor<?x1xf32>, %v: tensor<16xf32>) -> tensor<?x16xbf16> {
+  // expected-error @+1 {{'coda.mul_outer' op v has element type 'f32' but a has 'bf16'}}
+  %y = coda.mul_outer %a, %u, %v : (tensor<?x16xbf16>, tensor<?x1xf32>, tensor<16xf32>) -> tensor<?x16xbf16>
+  return %y : tensor<?x16xbf16>
+}

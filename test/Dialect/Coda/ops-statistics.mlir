@@ -40,3 +40,15 @@ func.func @add_outer(%a: tensor<?x16xf32>, %u: tensor<?x1xf32>, %v: tensor<16xf3
   %y = coda.add_outer %a, %u, %v : (tensor<?x16xf32>, tensor<?x1xf32>, tensor<16xf32>) -> tensor<?x16xf32>
   return %y : tensor<?x16xf32>
 }
+
+// -----
+
+// A row scale and a column scale: an RMSNorm from its saved row scales.
+// CHECK-LABEL: func.func @mul_outer
+//       CHECK:   coda.mul_outer %{{.+}}, %{{.+}}, %{{.+}} : (tensor<?x16xbf16>, tensor<?x1xf32>, tensor<16xbf16>) -> tensor<?x16xbf16>
+//       CHECK:   coda.mul_outer %{{.+}}, %{{.+}}, %{{.+}} : (tensor<?x16xf32>, tensor<?x1xf32>, tensor<16xf32>) -> tensor<?x16xf32>
+func.func @mul_outer(%x: tensor<?x16xbf16>, %r: tensor<?x1xf32>, %g: tensor<16xbf16>, %y: tensor<?x16xf32>, %c: tensor<16xf32>) -> (tensor<?x16xbf16>, tensor<?x16xf32>) {
+  %h = coda.mul_outer %x, %r, %g : (tensor<?x16xbf16>, tensor<?x1xf32>, tensor<16xbf16>) -> tensor<?x16xbf16>
+  %z = coda.mul_outer %y, %r, %c : (tensor<?x16xf32>, tensor<?x1xf32>, tensor<16xf32>) -> tensor<?x16xf32>
+  return %h, %z : tensor<?x16xbf16>, tensor<?x16xf32>
+}

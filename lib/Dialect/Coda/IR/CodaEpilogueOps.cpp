@@ -205,10 +205,10 @@ LogicalResult GemmOp::verify() {
 }
 
 bool mlir::coda::isTileLocalOp(Operation *op) {
-  return isa<AddOp, AddOuterOp, MulOp, ScaleOp, SiLUOp, ReLUOp, SigmoidOp,
-             TanhOp, GELUOp, SwiGLUOp, ActivationGradOp, RoPEOp, SliceOp,
-             ConcatOp, SoftmaxTargetGradOp, PartialReduceOp, PartialSumRowsOp,
-             PartialGatherOp>(op);
+  return isa<AddOp, AddOuterOp, MulOp, MulOuterOp, ScaleOp, SiLUOp, ReLUOp,
+             SigmoidOp, TanhOp, GELUOp, SwiGLUOp, ActivationGradOp, RoPEOp,
+             SliceOp, ConcatOp, SoftmaxTargetGradOp, PartialReduceOp,
+             PartialSumRowsOp, PartialGatherOp>(op);
 }
 
 Value mlir::coda::getPartialsSource(Value value) {

@@ -227,26 +227,48 @@ LogicalResult MulOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// AddOuterOp
+// AddOuterOp and MulOuterOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult AddOuterOp::verify() {
-  auto aType = tensorType(getA());
-  int64_t n = aType.getDimSize(1);
-  // add_outer_c1: a per-row column and a per-column vector.
-  if (tensorType(getU()).getDimSize(1) != 1)
-    return emitOpError("u must be a per-row column [M, 1], got ")
-           << getU().getType();
-  if (tensorType(getV()).getDimSize(0) != n)
-    return emitOpError("v has ") << tensorType(getV()).getDimSize(0)
-                                 << " elements but a has " << n << " columns";
-  // add_outer_c2, add_outer_c3.
-  if (failed(verifyResultMatches(*this, getA(), "a")) ||
-      failed(verifySameElementType(*this, getU(), "u", getA(), "a")) ||
-      failed(verifySameElementType(*this, getV(), "v", getA(), "a")))
+/// The constraints an outer-product update shares (c1, c2 and the rows): a
+/// per-row column `u`, a per-column vector `v` of a's element type, and the
+/// result of a's type. `uTypes` checks u's element type.
+template <typename OuterOp>
+static LogicalResult verifyOuterUpdate(OuterOp op,
+                                       function_ref<LogicalResult()> uTypes) {
+  int64_t n = tensorType(op.getA()).getDimSize(1);
+  if (tensorType(op.getU()).getDimSize(1) != 1)
+    return op.emitOpError("u must be a per-row column [M, 1], got ")
+           << op.getU().getType();
+  if (tensorType(op.getV()).getDimSize(0) != n)
+    return op.emitOpError("v has ")
+           << tensorType(op.getV()).getDimSize(0) << " elements but a has " << n
+           << " columns";
+  if (failed(verifyResultMatches(op, op.getA(), "a")) || failed(uTypes()) ||
+      failed(verifySameElementType(op, op.getV(), "v", op.getA(), "a")))
     return failure();
   return verifyCommonRows(
-      *this, {{getA(), "a"}, {getU(), "u"}, {getResult(), "the result"}});
+      op, {{op.getA(), "a"}, {op.getU(), "u"}, {op.getResult(), "the result"}});
+}
+
+LogicalResult AddOuterOp::verify() {
+  // add_outer_c1 - add_outer_c3: u too has a's element type.
+  return verifyOuterUpdate(*this, [&] {
+    return verifySameElementType(*this, getU(), "u", getA(), "a");
+  });
+}
+
+LogicalResult MulOuterOp::verify() {
+  // mul_outer_c1 - mul_outer_c3: u has a's element type or f32 (a row
+  // statistic's).
+  return verifyOuterUpdate(*this, [&]() -> LogicalResult {
+    Type a = tensorType(getA()).getElementType();
+    Type u = tensorType(getU()).getElementType();
+    if (u == a || u.isF32())
+      return success();
+    return emitOpError("u must have a's element type ")
+           << a << " or f32, got " << u;
+  });
 }
 
 //===----------------------------------------------------------------------===//

@@ -293,6 +293,16 @@ Value TrainingPairBuilder::getPrimal(Value value) {
   Operation *def = value.getDefiningOp();
   for (Value operand : def->getOperands())
     (void)getPrimal(operand);
+  // A norm whose row scales the forward saved needs no row statistic:
+  // x · rstd · gamma, tile-local, so an epilogue that reads x can make it.
+  auto norm = dyn_cast<RMSNormOp>(def);
+  if (Value rstd = norm ? rstds.lookup(norm) : Value()) {
+    Value recomputed = MulOuterOp::create(
+        builder, norm.getLoc(), norm.getType(), primal.lookup(norm.getX()),
+        rstd, primal.lookup(norm.getGamma()));
+    primal.map(value, recomputed);
+    return recomputed;
+  }
   builder.clone(*def, primal);
   return primal.lookup(value);
 }

@@ -3,11 +3,13 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // A backward recomputes what the forward did not save (the SwiGLU output
-// from its saved pre-activations, say) with a tile-local op on tensors it
-// reads anyway. When a GEMM's epilogue already reads every tile that op
-// reads, at the columns of its own output, the op is one more result of
-// that GEMM: its operands are in registers there, so the recomputation
-// costs one tile store instead of a kernel that reads the tiles again.
+// from its saved pre-activations, a norm from its saved scales) with a
+// tile-local op on tensors it reads anyway. When a GEMM's epilogue already
+// reads every tile that op reads, at the columns of its own output, the op
+// is one more result of that GEMM: its operands are in registers there, so
+// the recomputation costs one tile store instead of a kernel that reads the
+// tiles again. Readers of the op that come before the GEMM and that nothing
+// up to it depends on move after it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,24 +82,51 @@ static bool readsEveryTileOf(GemmOp gemm, Operation *op) {
   });
 }
 
-/// The first GEMM after `op` in its block that can compute it, comes
-/// before every user of its result and has fewer than `maxEpilogueOps` ops
-/// in its epilogue; null when there is none.
-static GemmOp findRecomputingGemm(Operation *op, unsigned maxEpilogueOps) {
-  Operation *firstUser = nullptr;
+/// The users of `op`'s result before `gemm`, as ops of their block, in
+/// block order, when each can move to just after `gemm`: nothing up to
+/// `gemm` reads its results (so `gemm` does not depend on it). None when one
+/// cannot.
+static std::optional<SmallVector<Operation *>>
+getUsersToMoveAfter(Operation *op, GemmOp gemm) {
+  Block *block = op->getBlock();
+  llvm::SetVector<Operation *> before;
   for (Operation *user : op->getUsers()) {
-    Operation *ancestor = op->getBlock()->findAncestorOpInBlock(*user);
+    Operation *ancestor = block->findAncestorOpInBlock(*user);
     if (!ancestor)
-      return GemmOp();
-    if (!firstUser || ancestor->isBeforeInBlock(firstUser))
-      firstUser = ancestor;
+      return std::nullopt;
+    if (ancestor->isBeforeInBlock(gemm))
+      before.insert(ancestor);
   }
-  for (Operation *next = op->getNextNode(); next && next != firstUser;
-       next = next->getNextNode())
-    if (auto gemm = dyn_cast<GemmOp>(next);
-        gemm && readsEveryTileOf(gemm, op) &&
-        gemm.getBody().getOperations().size() <= maxEpilogueOps)
-      return gemm;
+  SmallVector<Operation *> users(before.begin(), before.end());
+  llvm::sort(users,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (Operation *user : users)
+    for (Operation *reader : user->getUsers()) {
+      Operation *ancestor = block->findAncestorOpInBlock(*reader);
+      if (!ancestor || !gemm->isBeforeInBlock(ancestor))
+        return std::nullopt;
+    }
+  return users;
+}
+
+/// The first GEMM after `op` in its block that can compute it, whose
+/// epilogue has fewer than `maxEpilogueOps` ops, and that comes before every
+/// user of its result or lets the users before it move after it (which
+/// `usersToMove` returns); null when there is none.
+static GemmOp findRecomputingGemm(Operation *op, unsigned maxEpilogueOps,
+                                  SmallVector<Operation *> &usersToMove) {
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
+    auto gemm = dyn_cast<GemmOp>(next);
+    if (!gemm || !readsEveryTileOf(gemm, op) ||
+        gemm.getBody().getOperations().size() > maxEpilogueOps)
+      continue;
+    std::optional<SmallVector<Operation *>> users =
+        getUsersToMoveAfter(op, gemm);
+    if (!users)
+      continue;
+    usersToMove = std::move(*users);
+    return gemm;
+  }
   return GemmOp();
 }
 
@@ -114,11 +143,19 @@ struct RecomputeInEpilogue : public RewritePattern {
     if (!isRecomputable(op))
       return rewriter.notifyMatchFailure(
           op, "not a graph-level elementwise op on tiles and vectors");
-    GemmOp gemm = findRecomputingGemm(op, maxEpilogueOps);
+    SmallVector<Operation *> usersToMove;
+    GemmOp gemm = findRecomputingGemm(op, maxEpilogueOps, usersToMove);
     if (!gemm)
       return rewriter.notifyMatchFailure(
-          op, "no later GEMM reads its tiles before its users");
+          op, "no later GEMM reads its tiles and can come before its users");
 
+    // The users before the GEMM (a weight gradient the backward placed
+    // first, say) follow it, in their order.
+    Operation *last = gemm;
+    for (Operation *user : usersToMove) {
+      rewriter.moveOpAfter(user, last);
+      last = user;
+    }
     // Its tiles are inputs already; its per-row and per-column operands
     // become inputs.
     computeInEpilogue(rewriter, gemm, op);

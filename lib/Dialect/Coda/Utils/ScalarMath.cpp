@@ -141,8 +141,8 @@ Value mlir::coda::buildActivationDerivative(OpBuilder &b, Location loc,
 }
 
 bool mlir::coda::hasScalarForm(Operation *op) {
-  return isa<AddOp, AddOuterOp, MulOp, ScaleOp, SiLUOp, ReLUOp, SigmoidOp,
-             TanhOp, GELUOp, SwiGLUOp, ActivationGradOp>(op);
+  return isa<AddOp, AddOuterOp, MulOp, MulOuterOp, ScaleOp, SiLUOp, ReLUOp,
+             SigmoidOp, TanhOp, GELUOp, SwiGLUOp, ActivationGradOp>(op);
 }
 
 Value mlir::coda::buildElementwiseScalar(OpBuilder &b, Location loc,
@@ -157,6 +157,10 @@ Value mlir::coda::buildElementwiseScalar(OpBuilder &b, Location loc,
       })
       .Case([&](MulOp) {
         return arith::MulFOp::create(b, loc, args[0], args[1]);
+      })
+      .Case([&](MulOuterOp) {
+        return arith::MulFOp::create(
+            b, loc, arith::MulFOp::create(b, loc, args[0], args[1]), args[2]);
       })
       .Case([&](ScaleOp scale) {
         Value factor = constant(b, loc, args[0].getType(),

@@ -236,7 +236,9 @@ func.func @norm_before_rope_and_silu(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>,
 // A norm whose input a linear makes: the forward returns the rows' scale r
 // (a sum of squares finished into rstd, which the reparameterized norm's
 // GEMM epilogue computes anyway) after the saved activations, and the
-// gradient reads it instead of a statistic of its own.
+// gradient reads it instead of a statistic of its own. The weight
+// gradient's recomputed h is x · r · gamma: tile-local, so an epilogue that
+// reads x can make it.
 // CHECK-LABEL: func.func @norm_after_linear_forward(
 //  CHECK-SAME:     attributes {coda.saved = 3 : i64}
 //       CHECK:   %[[O:.+]] = coda.linear
@@ -245,6 +247,9 @@ func.func @norm_before_rope_and_silu(%x: tensor<?x64xbf16>, %g: tensor<64xbf16>,
 //       CHECK:   return %{{.+}}, %[[O]], %{{.+}}, %[[R]] : tensor<?x64xbf16>, tensor<?x64xbf16>, tensor<?x128xbf16>, tensor<?x1xf32>
 // CHECK-LABEL: func.func @norm_after_linear_backward(
 //  CHECK-SAME:     %[[SO:[^:]+]]: tensor<?x64xbf16>, %{{[^:]+}}: tensor<?x128xbf16>, %[[SR:[^:]+]]: tensor<?x1xf32>, %{{[^:]+}}: tensor<?x64xbf16>)
+//   CHECK-NOT:   coda.rms_norm %
+//       CHECK:   %[[H:.+]] = coda.mul_outer %[[SO]], %[[SR]], %{{.+}} : (tensor<?x64xbf16>, tensor<?x1xf32>, tensor<64xbf16>) -> tensor<?x64xbf16>
+//       CHECK:   coda.transposed_matmul %{{.+}}, %[[H]]
 //       CHECK:   coda.rms_norm_grad %[[SO]], %{{[^,]+}}, %{{[^ ]+}} row_dot %{{[^ ]+}} rstd %[[SR]] {epsilon = 9.99999974E-6 : f32}
 func.func @norm_after_linear(%y: tensor<?x64xbf16>, %wo: tensor<64x64xbf16>, %g: tensor<64xbf16>, %w: tensor<128x64xbf16>, %w2: tensor<64x128xbf16>) -> tensor<?x64xbf16> {
   %o = coda.linear %y, %wo : (tensor<?x64xbf16>, tensor<64x64xbf16>) -> tensor<?x64xbf16>

@@ -76,13 +76,17 @@ func.func @one_tile_read(%a: tensor<?x64xbf16>, %w: tensor<128x64xbf16>, %g: ten
 
 // -----
 
-// Left alone: the GEMM that reads both tiles comes after a reader of the op.
-// CHECK-LABEL: func.func @after_reader
-//       CHECK:   coda.mul
-//       CHECK:   coda.gemm
-//       CHECK:   coda.gemm
-//   CHECK-NOT:   coda.mul
-func.func @after_reader(%a: tensor<?x64xbf16>, %w: tensor<128x64xbf16>, %g: tensor<?x128xbf16>, %u: tensor<?x128xbf16>) -> (tensor<?x128xbf16>, tensor<?x128xbf16>) {
+// The GEMM that reads both tiles comes after a reader of the op, which
+// nothing before it reads: the reader follows it and reads its result.
+// CHECK-LABEL: func.func @reader_moves_after
+//  CHECK-SAME:   (%[[A:.+]]: tensor<?x64xbf16>, %[[W:.+]]: tensor<128x64xbf16>, %[[G:.+]]: tensor<?x128xbf16>, %[[U:.+]]: tensor<?x128xbf16>)
+//   CHECK-NOT:   coda.mul %[[G]]
+//       CHECK:   %[[BOTH:.+]]:2 = coda.gemm %[[A]], [%[[W]]] inputs(%[[G]], %[[U]])
+//       CHECK:     %[[M:.+]] = coda.mul
+//       CHECK:     coda.yield %{{.+}}, %[[M]]
+//       CHECK:   %[[READER:.+]] = coda.gemm %[[A]], [%[[W]]] inputs(%[[BOTH]]#1)
+//       CHECK:   return %[[READER]], %[[BOTH]]#0
+func.func @reader_moves_after(%a: tensor<?x64xbf16>, %w: tensor<128x64xbf16>, %g: tensor<?x128xbf16>, %u: tensor<?x128xbf16>) -> (tensor<?x128xbf16>, tensor<?x128xbf16>) {
   %m = coda.mul %g, %u : (tensor<?x128xbf16>, tensor<?x128xbf16>) -> tensor<?x128xbf16>
   %reader = coda.gemm %a, [%w] inputs(%m) : (tensor<?x64xbf16>, tensor<128x64xbf16>, tensor<?x128xbf16>) -> tensor<?x128xbf16> {
   ^bb0(%acc: tensor<?x128xf32>, %ma: tensor<?x128xf32>):
@@ -96,6 +100,61 @@ func.func @after_reader(%a: tensor<?x64xbf16>, %w: tensor<128x64xbf16>, %g: tens
     coda.yield %out : tensor<?x128xf32>
   }
   return %reader, %both : tensor<?x128xbf16>, tensor<?x128xbf16>
+}
+
+// -----
+
+// Left alone: the GEMM that reads both tiles also reads what the op's
+// reader makes, so the reader cannot follow it.
+// CHECK-LABEL: func.func @after_dependent_reader
+//       CHECK:   coda.mul
+//       CHECK:   coda.gemm
+//       CHECK:   coda.gemm
+//   CHECK-NOT:   coda.mul
+func.func @after_dependent_reader(%a: tensor<?x64xbf16>, %w: tensor<128x64xbf16>, %g: tensor<?x128xbf16>, %u: tensor<?x128xbf16>) -> tensor<?x128xbf16> {
+  %m = coda.mul %g, %u : (tensor<?x128xbf16>, tensor<?x128xbf16>) -> tensor<?x128xbf16>
+  %reader = coda.gemm %a, [%w] inputs(%m) : (tensor<?x64xbf16>, tensor<128x64xbf16>, tensor<?x128xbf16>) -> tensor<?x128xbf16> {
+  ^bb0(%acc: tensor<?x128xf32>, %ma: tensor<?x128xf32>):
+    %sum = coda.add %acc, %ma : (tensor<?x128xf32>, tensor<?x128xf32>) -> tensor<?x128xf32>
+    coda.yield %sum : tensor<?x128xf32>
+  }
+  %both = coda.gemm %a, [%w] inputs(%g, %u, %reader) : (tensor<?x64xbf16>, tensor<128x64xbf16>, tensor<?x128xbf16>, tensor<?x128xbf16>, tensor<?x128xbf16>) -> tensor<?x128xbf16> {
+  ^bb0(%acc: tensor<?x128xf32>, %ga: tensor<?x128xf32>, %ua: tensor<?x128xf32>, %ra: tensor<?x128xf32>):
+    %sum = coda.add %ga, %ua : (tensor<?x128xf32>, tensor<?x128xf32>) -> tensor<?x128xf32>
+    %more = coda.add %sum, %ra : (tensor<?x128xf32>, tensor<?x128xf32>) -> tensor<?x128xf32>
+    %out = coda.add %acc, %more : (tensor<?x128xf32>, tensor<?x128xf32>) -> tensor<?x128xf32>
+    coda.yield %out : tensor<?x128xf32>
+  }
+  return %both : tensor<?x128xbf16>
+}
+
+// -----
+
+// A backward's recomputed RMSNorm from the forward's saved row scales
+// (x · rstd · gamma): the norm gradient's GEMM reads x, so it stores the
+// normalized rows too; rstd and gamma become its inputs, and the weight
+// gradient that reads them, placed before it, follows it.
+// CHECK-LABEL: func.func @saved_norm_scales
+//  CHECK-SAME:   (%[[DY:.+]]: tensor<?x64xbf16>, %[[W:.+]]: tensor<64x128xbf16>, %[[X:.+]]: tensor<?x128xbf16>, %[[R:.+]]: tensor<?x1xf32>, %[[GAMMA:.+]]: tensor<128xbf16>)
+//   CHECK-NOT:   coda.mul_outer %[[X]]
+//       CHECK:   %[[D:.+]]:2 = coda.gemm %[[DY]], [%[[W]]] inputs(%[[X]], %[[R]], %[[GAMMA]]) {b_layout = "kn"}
+//       CHECK:   ^bb0(%[[ACC:.+]]: tensor<?x128xf32>, %[[XA:.+]]: tensor<?x128xf32>, %[[RA:.+]]: tensor<?x1xf32>, %[[GA:.+]]: tensor<128xf32>):
+//       CHECK:     %[[H:.+]] = coda.mul_outer %[[XA]], %[[RA]], %[[GA]] : (tensor<?x128xf32>, tensor<?x1xf32>, tensor<128xf32>) -> tensor<?x128xf32>
+//       CHECK:     coda.yield %{{.+}}, %[[H]]
+//       CHECK:   %[[DW:.+]] = coda.gemm %[[DY]], [%[[D]]#1] {a_layout = "km", b_layout = "kn"}
+//       CHECK:   return %[[D]]#0, %[[DW]]
+func.func @saved_norm_scales(%dy: tensor<?x64xbf16>, %w: tensor<64x128xbf16>, %x: tensor<?x128xbf16>, %rstd: tensor<?x1xf32>, %gamma: tensor<128xbf16>) -> (tensor<?x128xbf16>, tensor<64x128xbf16>) {
+  %h = coda.mul_outer %x, %rstd, %gamma : (tensor<?x128xbf16>, tensor<?x1xf32>, tensor<128xbf16>) -> tensor<?x128xbf16>
+  %dw = coda.gemm %dy, [%h] {a_layout = "km", b_layout = "kn"} : (tensor<?x64xbf16>, tensor<?x128xbf16>) -> tensor<64x128xbf16> {
+  ^bb0(%acc: tensor<64x128xf32>):
+    coda.yield %acc : tensor<64x128xf32>
+  }
+  %d = coda.gemm %dy, [%w] inputs(%x) {b_layout = "kn"} : (tensor<?x64xbf16>, tensor<64x128xbf16>, tensor<?x128xbf16>) -> tensor<?x128xbf16> {
+  ^bb0(%acc: tensor<?x128xf32>, %xa: tensor<?x128xf32>):
+    %s = coda.add %acc, %xa : (tensor<?x128xf32>, tensor<?x128xf32>) -> tensor<?x128xf32>
+    coda.yield %s : tensor<?x128xf32>
+  }
+  return %d, %dw : tensor<?x128xbf16>, tensor<64x128xbf16>
 }
 
 // -----

@@ -184,6 +184,36 @@ def Coda_AddOuterOp : Coda_Op<"add_outer"> {
 }
 
 //===----------------------------------------------------------------------===//
+// MulOuterOp
+//===----------------------------------------------------------------------===//
+
+def Coda_MulOuterOp : Coda_Op<"mul_outer"> {
+  let summary = "scales by the outer product of a per-row and a per-column vector";
+  let description = [{
+    Computes `y[m, n] = a[m, n] · u[m, 0] · v[n]` in f32, rounded once: a
+    row scale `u : [M, 1]` and a column scale `v : [N]`. A backward
+    recomputes an RMSNorm whose row scales the forward saved as
+    `mul_outer(x, rstd, gamma)`, which needs no row statistic and so can be
+    one more result of an epilogue that reads `x`.
+
+    Constraints:
+    * (mul_outer_c1) `u` is `[M, 1]` and `v` is `[N]`, with `[M, N]` the
+      shape of `a`.
+    * (mul_outer_c2) the result has the type of `a`.
+    * (mul_outer_c3) `v` has the element type of `a`; `u` may be f32, as
+      the row statistics are.
+
+    ```mlir
+    %h = coda.mul_outer %x, %rstd, %gamma
+        : (tensor<?x64xbf16>, tensor<?x1xf32>, tensor<64xbf16>) -> tensor<?x64xbf16>
+    ```
+  }];
+  let arguments = (ins Coda_Matrix:$a, Coda_Matrix:$u, Coda_Vector:$v);
+  let results = (outs Coda_Matrix:$result);
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // ScaleOp
 //===----------------------------------------------------------------------===//
 

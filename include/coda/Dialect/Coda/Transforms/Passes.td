@@ -123,13 +123,16 @@ def CodaRecomputeInEpiloguesPass
     its result's shape `[M, W]`, W > 1) are all inputs of a later GEMM's
     epilogue and whose result has the type of one of that GEMM's results,
     becomes one more result of the first such GEMM that comes before every
-    reader of the op. Its per-row (`[M, 1]`) and per-column (`[W]`)
-    operands become inputs of the GEMM when they are defined before it; an
-    op with any other operand stays. The epilogue has the tiles in
-    registers, so the value costs one tile store instead of a kernel that
-    reads the tiles again: a training pair's backward recomputes the SwiGLU
-    output from the saved gate and up, which the GEMM of its gradient reads
-    anyway.
+    reader of the op, or that the readers before it can follow: a reader
+    whose results nothing up to the GEMM reads moves to just after it. Its
+    per-row (`[M, 1]`) and per-column (`[W]`) operands become inputs of the
+    GEMM when they are defined before it; an op with any other operand
+    stays. The epilogue has the tiles in registers, so the value costs one
+    tile store instead of a kernel that reads the tiles again: a training
+    pair's backward recomputes the SwiGLU output from the saved gate and
+    up, which the GEMM of its gradient reads anyway, and a norm from its
+    saved scales (`mul_outer(x, rstd, gamma)`) beside the dgrad whose
+    epilogue takes that norm's gradient.
 
     ```mlir
     %act = coda.swiglu %gate, %up : ...
