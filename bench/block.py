@@ -6,7 +6,8 @@ and measures, in one process, per token count M:
 
   coda        the compiled block: four GEMM-epilogue kernels, two reductions
   eager       the same block in PyTorch eager, bf16
-  compile     torch.compile(block) (default mode, static shapes)
+  compile     torch.compile(block) (default mode, static shapes); left out
+              with --skip-compile, which leaves its columns empty
   gemm floor  the block's four GEMMs alone in cuBLAS, no epilogue work
 
 timed as the baseline harness times them (triton.testing.do_bench, median of
@@ -35,8 +36,8 @@ N(0, 1) from a seeded generator of their own:
               gradient to the stacked width), cotangent on its output
 
 each timed as a whole (one forward and one backward per run, with do_bench as
-above; torch.autograd.grad, so nothing accumulates in .grad), the four in
-turn for --rounds rounds (default 3), every second round in reverse order:
+above; torch.autograd.grad, so nothing accumulates in .grad), the four (three
+with --skip-compile) in turn for --rounds rounds (default 3), every second round in reverse order:
 the GPU runs these steps at its power cap, so its clocks follow what ran just
 before, and alternating gives each the same conditions. A time is the median of its rounds, coda_vs_floor the median
 of the rounds' ratios (each round's CODA over that round's floor), and
@@ -48,8 +49,8 @@ the same way; a record is ok when every one of CODA's errors is <= 2 x eager
 bf16's. TFLOP/s counts 3 x the forward's GEMM FLOPs.
 
 usage: python3 bench/block.py [BLOCK.ptx] [--training PAIR.ptx]
-                              [--skip-forward] [--rows 4096 16384 32768]
-                              [--rounds 3] [--out DIR]
+                              [--skip-forward] [--skip-compile]
+                              [--rows 4096 16384 32768] [--rounds 3] [--out DIR]
 
 BLOCK.ptx and PAIR.ptx each have their plan beside them (NAME.plan.json).
 Writes DIR/block.json, DIR/block.md (the table) and DIR/block.png (the plot)
@@ -214,7 +215,8 @@ def measure(bundle, compiled, rows):
         torch.cuda.empty_cache()
         record["coda_ms"] = median_ms(lambda: bundle.run(buffers, rows))
         record["eager_ms"] = median_ms(lambda: block(*args))
-        record["compile_ms"] = median_ms(lambda: compiled(*args))
+        if compiled is not None:
+            record["compile_ms"] = median_ms(lambda: compiled(*args))
         record["gemm_floor_ms"] = median_ms(lambda: gemms_only(y0, wo, w1, wd, wqkv))
     add_ratios(record, FLOPS_PER_ROW * rows)
     record["ok"] = record["coda_error"] <= 2 * record["eager_error"]
@@ -226,7 +228,8 @@ def add_ratios(record, flops):
     record["coda_tflops"] = flops / record["coda_ms"] / 1e9
     record["coda_vs_floor"] = record["coda_ms"] / record["gemm_floor_ms"]
     record["eager_speedup"] = record["eager_ms"] / record["coda_ms"]
-    record["compile_speedup"] = record["compile_ms"] / record["coda_ms"]
+    if "compile_ms" in record:
+        record["compile_speedup"] = record["compile_ms"] / record["coda_ms"]
 
 
 def plan_results(ptx, function):
@@ -426,13 +429,16 @@ def measure_training(pair, compiled, rows, rounds):
     dx2, dqkv = [c.bfloat16() for c in cotangents]
     _, y0, wo, _, w1, wd, _, wqkv, _, _ = args
     floor_leaves = [y0, wo, w1, wd, wqkv]
-    record["compile_s"] = seconds(lambda: gradients(compiled, args, leaves, [dx2, dqkv]))
-    times = alternate({
+    timed = {
         "coda": coda_step,
         "eager": lambda: gradients(block, args, leaves, [dx2, dqkv]),
-        "compile": lambda: gradients(compiled, args, leaves, [dx2, dqkv]),
         "gemm_floor": lambda: gradients(gemms_only, floor_leaves, floor_leaves, [dqkv]),
-    }, rounds)
+    }
+    if compiled is not None:
+        record["compile_s"] = seconds(
+            lambda: gradients(compiled, args, leaves, [dx2, dqkv]))
+        timed["compile"] = lambda: gradients(compiled, args, leaves, [dx2, dqkv])
+    times = alternate(timed, rounds)
     for name, values in times.items():
         record[f"{name}_ms"] = statistics.median(values)
         record[f"{name}_rounds_ms"] = values
@@ -454,10 +460,13 @@ def table(records, error="error", keys=("coda_error", "eager_error")):
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in records:
+        # Without torch.compile (--skip-compile) its columns stay empty.
+        compile_ms = f"{r['compile_ms']:.3f}" if "compile_ms" in r else "-"
+        compile_speedup = f"{r['compile_speedup']:.2f}" if "compile_ms" in r else "-"
         lines.append(
-            f"| {r['M']} | {r['coda_ms']:.3f} | {r['eager_ms']:.3f} | {r['compile_ms']:.3f} "
+            f"| {r['M']} | {r['coda_ms']:.3f} | {r['eager_ms']:.3f} | {compile_ms} "
             f"| {r['gemm_floor_ms']:.3f} | {r['coda_vs_floor']:.3f} | {r['eager_speedup']:.2f} "
-            f"| {r['compile_speedup']:.2f} | {r['coda_tflops']:.0f} | {r[coda_key]:.2e} "
+            f"| {compile_speedup} | {r['coda_tflops']:.0f} | {r[coda_key]:.2e} "
             f"| {r[eager_key]:.2e} |")
     return "\n".join(lines) + "\n"
 
@@ -471,12 +480,14 @@ def plot(records, path, title="Llama-3-1B block forward, H200, bf16"):
         print("matplotlib is missing: no plot", file=sys.stderr)
         return
     labels = [str(r["M"]) for r in records]
-    series = [("CODA", "coda_ms"), ("eager", "eager_ms"),
-              ("torch.compile", "compile_ms"), ("GEMM floor", "gemm_floor_ms")]
+    series = [(name, key) for name, key in
+              [("CODA", "coda_ms"), ("eager", "eager_ms"),
+               ("torch.compile", "compile_ms"), ("GEMM floor", "gemm_floor_ms")]
+              if all(key in r for r in records)]
     width = 0.2
     fig, ax = plt.subplots(figsize=(7, 4))
     for i, (name, key) in enumerate(series):
-        ax.bar([x + (i - 1.5) * width for x in range(len(records))],
+        ax.bar([x + (i - (len(series) - 1) / 2) * width for x in range(len(records))],
                [r[key] / r["gemm_floor_ms"] for r in records], width, label=name)
     ax.axhline(1.0, color="gray", linewidth=0.8)
     ax.set_xticks(range(len(records)), labels)
@@ -564,6 +575,11 @@ def main():
     parser.add_argument("--rounds", type=int, default=3,
                         help="forward+backward: rounds of the four timings in "
                              "turn (default 3)")
+    parser.add_argument("--skip-compile", action="store_true",
+                        help="leave out torch.compile (its columns stay empty): "
+                             "its first compile of each M takes minutes on a "
+                             "fresh machine, and comparing compilers needs "
+                             "only CODA, eager and the floor")
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
     options = parser.parse_args()
     if not options.skip_forward and options.ptx is None:
@@ -571,8 +587,10 @@ def main():
     if options.skip_forward and options.training is None:
         parser.error("--skip-forward leaves nothing to measure without --training")
 
-    allow_recompiles(2 * len(options.rows) + 2)
-    compiled = torch.compile(block, dynamic=False)
+    compiled = None
+    if not options.skip_compile:
+        allow_recompiles(2 * len(options.rows) + 2)
+        compiled = torch.compile(block, dynamic=False)
     records = []
     if not options.skip_forward:
         records += run_forward(options.ptx, compiled, options.rows, options.out)

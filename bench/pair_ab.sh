@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Two or more compiled training pairs of the canonical block, each through
 # bench/block.py (correctness against PyTorch, then forward+backward time
-# against eager, torch.compile and the GEMM floor) and bench/kernel_profile.py
+# against eager and the GEMM floor; --skip-compile, as torch.compile's first
+# compile of each row count takes minutes on a fresh machine and does not
+# tell two compilers apart) and bench/kernel_profile.py
 # (per-kernel time at PAIR_AB_PROFILE_ROWS rows, default 16384, twice,
 # alternating pairs, the second round in reverse order), in one lease, plus
 # compute-sanitizer memcheck of each pair at ragged row counts.
@@ -44,7 +46,7 @@ run)
     [[ $parts == *" block "* ]] || break
     name="$(basename "$dir")"
     python3 "$root/bench/block.py" "$dir/block.ptx" --training "$dir/pair.ptx" \
-      --skip-forward --rows ${PAIR_AB_ROWS:-4097 16384 32768} --out "$logs/$name" \
+      --skip-forward --skip-compile --rows ${PAIR_AB_ROWS:-4097 16384 32768} --out "$logs/$name" \
       > "$logs/$name/block.log" 2>&1 || echo "$name: block.py exited $?"
     echo "== $name"
     tail -5 "$logs/$name/block.log"
