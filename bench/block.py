@@ -435,9 +435,8 @@ def measure_training(pair, compiled, rows, rounds):
         "gemm_floor": lambda: gradients(gemms_only, floor_leaves, floor_leaves, [dqkv]),
     }
     if compiled is not None:
-        record["compile_s"] = seconds(
-            lambda: gradients(compiled, args, leaves, [dx2, dqkv]))
         timed["compile"] = lambda: gradients(compiled, args, leaves, [dx2, dqkv])
+        record["compile_s"] = seconds(timed["compile"])
     times = alternate(timed, rounds)
     for name, values in times.items():
         record[f"{name}_ms"] = statistics.median(values)
@@ -573,8 +572,8 @@ def main():
                         help="leave out the forward table")
     parser.add_argument("--rows", type=int, nargs="+", default=[4096, 16384, 32768])
     parser.add_argument("--rounds", type=int, default=3,
-                        help="forward+backward: rounds of the four timings in "
-                             "turn (default 3)")
+                        help="forward+backward: rounds of the four timings "
+                             "(three with --skip-compile) in turn (default 3)")
     parser.add_argument("--skip-compile", action="store_true",
                         help="leave out torch.compile (its columns stay empty): "
                              "its first compile of each M takes minutes on a "

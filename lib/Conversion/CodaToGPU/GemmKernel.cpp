@@ -685,14 +685,19 @@ GemmKernelBuilder::buildMainloop(Value first, Value issued, Value aRows,
       elementType.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
   // The slot of step g, released by the first lane of each warp.
   auto release = [&](Value g) { releaseSlots(ringPosition(g).first, lane); };
+  // Waits until step g's slot is filled; returns the slot.
+  auto waitFilled = [&](Value g) {
+    Value slot, fill;
+    std::tie(slot, fill) = ringPosition(g);
+    waitParity(full, slot, fill);
+    return slot;
+  };
   // One k-tile: wait for its slot, issue slabs x boxes x 4 wgmma, keep the
   // group in flight. The tile's first k-tile overwrites the accumulators
   // (scale-d 0 on its first k16 step), so they are carried from tile to
   // tile in the same registers and never zeroed.
   auto kTile = [&](Value g, ValueRange accumulators, bool overwrite) {
-    Value slot, fill;
-    std::tie(slot, fill) = ringPosition(g);
-    waitParity(full, slot, fill);
+    Value slot = waitFilled(g);
     Value aStart = arith::AddIOp::create(b, loc, aOffset(slot), aRows);
     Value descA = plan.reducesRows ? mnMajorDescriptor(aStart)
                                    : descriptor(aStart, plan.tileM());
@@ -763,9 +768,7 @@ GemmKernelBuilder::buildMainloop(Value first, Value issued, Value aRows,
   scf::ForOp::create(b, loc, issued, kTiles, index(1), ValueRange(),
                      [&](OpBuilder &, Location, Value tile, ValueRange) {
                        Value g = arith::AddIOp::create(b, loc, first, tile);
-                       Value slot, fill;
-                       std::tie(slot, fill) = ringPosition(g);
-                       waitParity(full, slot, fill);
+                       waitFilled(g);
                        release(g);
                        scf::YieldOp::create(b, loc);
                      });
