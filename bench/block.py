@@ -532,15 +532,23 @@ def run_forward(ptx, compiled, rows_list, out):
     return records
 
 
-def run_training(ptx, compiled, rows_list, out, rounds):
-    """The forward+backward table: block_training.json, block_training.md,
-    block_training.png."""
+def load_pair(ptx):
+    """The training pair compiled into `ptx` (its plan beside it): the
+    forward's and the backward's bundles and result names (plan_results),
+    checked against the interface measure_training binds (check_pair)."""
     forward = coda.Bundle(ptx, function=FORWARD_FUNCTION)
     backward = coda.Bundle(ptx, function=BACKWARD_FUNCTION)
     forward_results = plan_results(ptx, FORWARD_FUNCTION)
     backward_results = plan_results(ptx, BACKWARD_FUNCTION)
     check_pair(forward, backward, forward_results, backward_results)
-    pair = (forward, backward, forward_results, backward_results)
+    return forward, backward, forward_results, backward_results
+
+
+def run_training(ptx, compiled, rows_list, out, rounds):
+    """The forward+backward table: block_training.json, block_training.md,
+    block_training.png."""
+    pair = load_pair(ptx)
+    forward_results, backward_results = pair[2:]
     records = []
     for rows in rows_list:
         record = measure_training(pair, compiled, rows, rounds)

@@ -86,10 +86,8 @@ def main():
     parser.add_argument("--flush", action="store_true",
                         help="clear the L2 before each profiled step, as do_bench does")
     options = parser.parse_args()
-    forward = bench.coda.Bundle(options.ptx, function=bench.FORWARD_FUNCTION)
-    backward = bench.coda.Bundle(options.ptx, function=bench.BACKWARD_FUNCTION)
-    pair = (forward, backward, bench.plan_results(options.ptx, bench.FORWARD_FUNCTION),
-            bench.plan_results(options.ptx, bench.BACKWARD_FUNCTION))
+    pair = bench.load_pair(options.ptx)
+    forward, backward = pair[:2]
     if options.once:
         for rows in options.rows:
             forward_buffers, backward_buffers, _, _ = bench.training_buffers(

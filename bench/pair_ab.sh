@@ -6,7 +6,9 @@
 # tell two compilers apart) and bench/kernel_profile.py
 # (per-kernel time at PAIR_AB_PROFILE_ROWS rows, default 16384, twice,
 # alternating pairs, the second round in reverse order), in one lease, plus
-# compute-sanitizer memcheck of each pair at ragged row counts.
+# compute-sanitizer memcheck of each pair at ragged row counts and
+# bench/stress_pair.py (3000 launches of each function at 37, 1000 and
+# 4097 rows: a race between warpgroups can hang one launch in thousands).
 #
 #   bash bench/pair_ab.sh build DIR               # build machine: block.ptx and
 #                                                 # pair.ptx from build/bin into DIR
@@ -18,7 +20,8 @@
 #                                                 # side (bench/profile_compare.py),
 #                                                 # also in LOG_DIR/profiles.md;
 #                                                 # PAIR_AB_PARTS picks the parts
-#                                                 # (default "block profile memcheck"),
+#                                                 # (default "block profile memcheck
+#                                                 # stress"),
 #                                                 # so one lease's calls can split them
 #
 # To compare two compilers, build each and run `build` into its own DIR.
@@ -40,7 +43,7 @@ run)
   logs="${2:?LOG_DIR}"
   shift 2
   export CODA_RUNTIME_LIBRARY="$root/build/lib/libcoda_runtime.so"
-  parts=" ${PAIR_AB_PARTS:-block profile memcheck} "
+  parts=" ${PAIR_AB_PARTS:-block profile memcheck stress} "
   for dir in "$@"; do mkdir -p "$logs/$(basename "$dir")"; done
   for dir in "$@"; do
     [[ $parts == *" block "* ]] || break
@@ -75,6 +78,14 @@ run)
       "$dir/pair.ptx" --once --rows 37 1000 > "$logs/$name/memcheck.txt" 2>&1 ||
       echo "$name: memcheck failed (see $logs/$name/memcheck.txt)"
     grep -h "ERROR SUMMARY" "$logs/$name/memcheck.txt" | sed "s/^/$name: /" || true
+  done
+  for dir in "$@"; do
+    [[ $parts == *" stress "* ]] || break
+    name="$(basename "$dir")"
+    python3 "$root/bench/stress_pair.py" "$dir/pair.ptx" --rows 37 1000 4097 \
+      --steps 3000 > "$logs/$name/stress.txt" 2>&1 ||
+      echo "$name: stress_pair.py exited $? (see $logs/$name/stress.txt)"
+    grep -h "^hang" "$logs/$name/stress.txt" | sed "s/^/$name: /" || true
   done
   # The kernels of every pair side by side, round by round.
   [[ $parts == *" profile "* ]] || exit 0

@@ -29,7 +29,6 @@ import triton.testing
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import block  # noqa: E402
-import coda  # noqa: E402
 from coda import runtime  # noqa: E402
 
 
@@ -53,10 +52,8 @@ def main():
     parser.add_argument("ptx")
     parser.add_argument("--rows", type=int, nargs="+", default=[4096, 16384])
     args = parser.parse_args()
-    forward = coda.Bundle(args.ptx, function=block.FORWARD_FUNCTION)
-    backward = coda.Bundle(args.ptx, function=block.BACKWARD_FUNCTION)
-    pair = (forward, backward, block.plan_results(args.ptx, block.FORWARD_FUNCTION),
-            block.plan_results(args.ptx, block.BACKWARD_FUNCTION))
+    pair = block.load_pair(args.ptx)
+    forward, backward = pair[:2]
     lib = runtime._lib()
     print("| M | buffers bound | enqueue us | step ms (do_bench) | step ms (events) "
           "| launch ms (events) |")

@@ -33,13 +33,13 @@
 //   group in flight, and releases the slot of the retired group (`empty`,
 //   one arrive per warp). A consumer whose rows all lie past M issues the
 //   first k-tile's wgmma only and then just waits for and releases the
-//   rest. Before a tile's first k-tile it loads its rows' values of the
-//   per-row inputs the epilogue reads; after the tile it runs the epilogue
-//   on its registers (EpilogueEmitter), which waits for a slab's input
-//   steps before its first batch and releases them after its last, and
-//   sends the 16-bit tile results out through a staging buffer per
-//   consumer and TMA stores (OutputStaging) when the ring leaves room for
-//   it.
+//   rest, reconverging each warp after its arrive. Before a tile's first k-tile
+//   it loads its rows' values of the per-row inputs the epilogue reads; after
+//   the tile it runs the epilogue on its registers (EpilogueEmitter), which
+//   waits for a slab's input steps before its first batch and releases them
+//   after its last, and sends the 16-bit tile results out through a staging
+//   buffer per consumer and TMA stores (OutputStaging) when the ring leaves
+//   room for it.
 //
 // Epilogue-warpgroup schedule (plan.hasEpilogueWarpgroup()): cooperative
 // tiles, but after its mainloop a consumer only hands its accumulators,
@@ -764,14 +764,21 @@ GemmKernelBuilder::buildMainloop(Value first, Value issued, Value aRows,
   release(arith::AddIOp::create(
       b, loc, first, arith::SubIOp::create(b, loc, issued, index(1))));
   // The k-tiles not issued: each slot is released only once it has been
-  // filled, so that the arrive counts towards this fill's phase.
-  scf::ForOp::create(b, loc, issued, kTiles, index(1), ValueRange(),
-                     [&](OpBuilder &, Location, Value tile, ValueRange) {
-                       Value g = arith::AddIOp::create(b, loc, first, tile);
-                       waitFilled(g);
-                       release(g);
-                       scf::YieldOp::create(b, loc);
-                     });
+  // filled, so that the arrive counts towards this fill's phase. No
+  // `.aligned` instruction follows the first lane's arrive here, as a wgmma
+  // does in the loop above, so the warp reconverges explicitly: a warp
+  // still split when it reaches the epilogue's named barrier (bar.sync is
+  // barrier.sync.aligned) would arrive there twice and hang the CTA.
+  scf::ForOp::create(
+      b, loc, issued, kTiles, index(1), ValueRange(),
+      [&](OpBuilder &, Location, Value tile, ValueRange) {
+        Value g = arith::AddIOp::create(b, loc, first, tile);
+        waitFilled(g);
+        release(g);
+        NVVM::SyncWarpOp::create(
+            b, loc, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(-1)));
+        scf::YieldOp::create(b, loc);
+      });
   return loop.getResults();
 }
 

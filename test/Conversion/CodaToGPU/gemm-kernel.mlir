@@ -66,10 +66,14 @@
 //       CHECK:           nvgpu.mbarrier.arrive %[[EMPTY]]
 //       CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
 //       CHECK:         nvgpu.mbarrier.arrive %[[EMPTY]]
-// The k-tiles it did not issue: each slot released once it is filled.
+// The k-tiles it did not issue: each slot released once it is filled, and
+// the warp reconverged after its first lane's arrive (the epilogue's named
+// barrier is aligned).
 //       CHECK:         scf.for %{{.+}} = %[[ISSUED]] to %c4
 //       CHECK:           nvgpu.mbarrier.try_wait.parity %[[FULL]]
 //       CHECK:           nvgpu.mbarrier.arrive %[[EMPTY]]
+//       CHECK:         }
+//       CHECK:           nvvm.bar.warp.sync %{{.+}} : i32
 //       CHECK:         nvgpu.mbarrier.try_wait.parity %[[FULL]]
 //       CHECK:         scf.if
 //       CHECK:           nvvm.cp.async.bulk.wait_group 0 {read}
