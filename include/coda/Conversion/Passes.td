@@ -263,6 +263,17 @@ def CodaLowerKernelModulesPass
     CUDA_ROOT (/usr/local/cuda when unset). Their floating-point arithmetic
     may contract (a multiply and an add into one `fma`), as nvcc's default
     `-fmad=true` lets it.
+
+    A module's kernels lower in up to four parts of about equal size, in
+    parallel (most of the time is LLVM's, one module per thread), and the
+    parts' PTX is joined in the kernels' order: one header, each external
+    declaration once. Each kernel's PTX is what one module gives, but for
+    the names numbered per module (labels, mbarriers), which are the
+    kernel's own. The number of parts does not follow the machine's
+    threads, so the PTX is the same everywhere. Each part keeps the symbols
+    its kernels use (device functions, globals); one that no kernel uses is
+    left out. A module whose kernels share a symbol other than workgroup
+    memory (a device function, a global in device memory) lowers whole.
   }];
 }
 
