@@ -270,10 +270,9 @@ def CodaLowerKernelModulesPass
     declaration once. Each kernel's PTX is what one module gives, but for
     the names numbered per module (labels, mbarriers), which are the
     kernel's own. The number of parts does not follow the machine's
-    threads, so the PTX is the same everywhere. Each part keeps the symbols
-    its kernels use (device functions, globals); one that no kernel uses is
-    left out. A module whose kernels share a symbol other than workgroup
-    memory (a device function, a global in device memory) lowers whole.
+    threads, so the PTX is the same everywhere. A module that holds a
+    symbol other than its kernels and variables in workgroup memory (a
+    device function, a global in device memory) lowers whole.
   }];
 }
 

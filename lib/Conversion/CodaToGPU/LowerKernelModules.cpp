@@ -13,7 +13,8 @@
 // joined in the kernels' order into one text: one header, each external
 // declaration once. Each kernel's PTX is the one a single module gives but
 // for the names numbered per module (its labels, its mbarriers'), which are
-// the kernel's own.
+// the kernel's own. A module holding anything but kernels and variables in
+// workgroup memory (which each CTA has its own of) lowers whole.
 //
 //===----------------------------------------------------------------------===//
 
@@ -113,24 +114,15 @@ static bool isWorkgroupVariable(Operation *op) {
   return false;
 }
 
-/// Whether a symbol of `kernels` other than a kernel or a workgroup
-/// variable (a device function, a global in device memory) is used by two
-/// kernels: parts would each define it, where one module defines it once.
-static bool sharesSymbols(gpu::GPUModuleOp kernels) {
-  auto functions = llvm::to_vector(kernels.getOps<gpu::GPUFuncOp>());
-  for (Operation &op : kernels.getBody()->getOperations()) {
-    auto symbol = dyn_cast<SymbolOpInterface>(op);
+/// Whether `kernels` holds a symbol other than a kernel or a workgroup
+/// variable (a device function, a global in device memory): parts that
+/// use it would each define it, where one module defines it once.
+static bool hasSharedSymbols(gpu::GPUModuleOp kernels) {
+  return llvm::any_of(kernels.getBody()->getOperations(), [](Operation &op) {
     auto function = dyn_cast<gpu::GPUFuncOp>(op);
-    if (!symbol || (function && function.isKernel()) ||
-        isWorkgroupVariable(&op))
-      continue;
-    if (llvm::count_if(functions, [&](gpu::GPUFuncOp kernel) {
-          return kernel.isKernel() &&
-                 !SymbolTable::symbolKnownUseEmpty(symbol, kernel);
-        }) > 1)
-      return true;
-  }
-  return false;
+    return isa<SymbolOpInterface>(op) && !(function && function.isKernel()) &&
+           !isWorkgroupVariable(&op);
+  });
 }
 
 /// Where `count` contiguous runs of `kernels` of about equal size
@@ -166,7 +158,7 @@ static size_t splitIntoParts(gpu::GPUModuleOp kernels, ModuleOp holder,
       kernels.getOps<gpu::GPUFuncOp>(),
       [](gpu::GPUFuncOp function) { return function.isKernel(); }));
   count = std::max<unsigned>(1, std::min<size_t>(count, functions.size()));
-  if (sharesSymbols(kernels))
+  if (hasSharedSymbols(kernels))
     count = 1;
   SmallVector<size_t> starts = partKernels(functions, count);
   starts.push_back(functions.size());

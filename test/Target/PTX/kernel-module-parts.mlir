@@ -27,8 +27,8 @@
 // PARTS-NOT:  .version
 // PARTS-NOT:  .extern
 
-// Kernels that use one global in device memory lower in one module, which
-// defines it once.
+// A module with a global in device memory lowers whole, which defines it
+// once.
 // WHOLE:      .visible .global .align 4 .u32 counter;
 // WHOLE-NOT:  .global .align 4 .u32 counter
 // WHOLE:      .visible .entry first(
@@ -36,14 +36,13 @@
 // WHOLE:      .visible .entry second(
 // WHOLE:      ld.global.b32 {{.*}}[counter]
 
-// A device function goes with the part of the kernel that calls it.
-// DEVICE:     .visible .entry first(
-// DEVICE-NOT: .func helper(
-// DEVICE:     .visible .entry second(
+// So does a module with a device function: it is defined once.
 // DEVICE:     .visible .func helper(
+// DEVICE-NOT: .func helper(
+// DEVICE:     .visible .entry first(
+// DEVICE:     .visible .entry second(
 // DEVICE:     .visible .entry third(
 // DEVICE:     st.global.b32 {{.*}}, 7;
-// DEVICE-NOT: .func helper(
 
 //--- five-kernels.mlir
 // Each kernel copies the first byte of the dynamic shared memory to %out.
