@@ -295,12 +295,14 @@ struct CodaLowerKernelModulesPass
       }
       next += count;
       OpBuilder before(kernels);
-      gpu::BinaryOp::create(
-          before, kernels.getLoc(), kernels.getSymName(), Attribute(),
-          ArrayRef<Attribute>{gpu::ObjectAttr::get(
-              context, first.getTarget(), first.getFormat(),
-              StringAttr::get(context, joinPTX(texts)),
-              sumTimes(first.getProperties(), timeInMs), first.getKernels())});
+      gpu::BinaryOp::create(before, kernels.getLoc(), kernels.getSymName(),
+                            Attribute(),
+                            ArrayRef<Attribute>{gpu::ObjectAttr::get(
+                                context, first.getTarget(), first.getFormat(),
+                                StringAttr::get(context, joinPTX(texts)),
+                                sumTimes(first.getProperties(), timeInMs),
+                                // NVVM's serializer gives PTX no kernel table.
+                                gpu::KernelTableAttr())});
       kernels->erase();
     }
     holder->erase();
