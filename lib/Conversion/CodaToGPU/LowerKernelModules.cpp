@@ -8,13 +8,13 @@
 //
 // One module lowers on one thread, most of it in LLVM (libdevice, O3 and
 // the NVPTX backend). So a kernel module's kernels are parted into up to
-// four contiguous runs of about equal size, each copy keeping one run and
-// the symbols it uses; the copies lower in parallel, and their PTX is
-// joined in the kernels' order into one text: one header, each external
-// declaration once. Each kernel's PTX is the one a single module gives but
-// for the names numbered per module (its labels, its mbarriers'), which are
-// the kernel's own. A module holding anything but kernels and variables in
-// workgroup memory (which each CTA has its own of) lowers whole.
+// four contiguous runs of about equal size, each copy keeping one run; the
+// copies lower in parallel, and their PTX is joined in the kernels' order
+// into one text: one header, each external declaration once. Each kernel's
+// PTX is the one a single module gives but for the names numbered per
+// module (its labels, its mbarriers'), which are the kernel's own. A module
+// holding anything but kernels and variables in workgroup memory (which
+// each CTA has its own of) lowers whole.
 //
 //===----------------------------------------------------------------------===//
 
@@ -117,7 +117,7 @@ static bool isWorkgroupVariable(Operation *op) {
 /// Whether `kernels` holds a symbol other than a kernel or a workgroup
 /// variable (a device function, a global in device memory): parts that
 /// use it would each define it, where one module defines it once.
-static bool hasSharedSymbols(gpu::GPUModuleOp kernels) {
+static bool hasDeviceSymbols(gpu::GPUModuleOp kernels) {
   return llvm::any_of(kernels.getBody()->getOperations(), [](Operation &op) {
     auto function = dyn_cast<gpu::GPUFuncOp>(op);
     return isa<SymbolOpInterface>(op) && !(function && function.isKernel()) &&
@@ -151,14 +151,14 @@ static SmallVector<size_t> partKernels(ArrayRef<gpu::GPUFuncOp> kernels,
 
 /// Copies of `kernels` into modules of their own at the end of `holder`,
 /// one per part of its kernels (at most `count`), each with only that
-/// part's kernels and the symbols they use. Returns how many.
+/// part's kernels. Returns how many.
 static size_t splitIntoParts(gpu::GPUModuleOp kernels, ModuleOp holder,
                              unsigned count) {
   auto functions = llvm::to_vector(llvm::make_filter_range(
       kernels.getOps<gpu::GPUFuncOp>(),
       [](gpu::GPUFuncOp function) { return function.isKernel(); }));
   count = std::max<unsigned>(1, std::min<size_t>(count, functions.size()));
-  if (hasSharedSymbols(kernels))
+  if (hasDeviceSymbols(kernels))
     count = 1;
   SmallVector<size_t> starts = partKernels(functions, count);
   starts.push_back(functions.size());
@@ -173,33 +173,22 @@ static size_t splitIntoParts(gpu::GPUModuleOp kernels, ModuleOp holder,
     auto copy = cast<gpu::GPUModuleOp>(kernels->clone());
     allowContraction(copy);
     partModule.getBody()->push_back(copy);
-    // The other parts' kernels, then what no kept kernel uses.
+    // The other parts' kernels. What else the module holds is workgroup
+    // variables (hasDeviceSymbols): LLVM drops those no kept kernel uses,
+    // and joinPTX keeps one declaration of an external one.
     for (gpu::GPUFuncOp function :
          llvm::to_vector(copy.getOps<gpu::GPUFuncOp>()))
       if (function.isKernel() && !kept.contains(function.getName()))
         function->erase();
-    bool erased = true;
-    while (erased) {
-      erased = false;
-      for (Operation &op :
-           llvm::make_early_inc_range(copy.getBody()->getOperations())) {
-        auto symbol = dyn_cast<SymbolOpInterface>(op);
-        if (!symbol || kept.contains(symbol.getName()) ||
-            !SymbolTable::symbolKnownUseEmpty(symbol, copy))
-          continue;
-        op.erase();
-        erased = true;
-      }
-    }
   }
   return starts.size() - 1;
 }
 
 /// The parts a kernel module lowers in, at most. A number of its own, not
 /// the machine's threads, so that the PTX (its per-module names) is the same
-/// on every machine; two cores run them about 1.7x as fast as one module
-/// (the canonical block and its training pair), and four would run them at
-/// once.
+/// on every machine; on two cores the canonical block compiles 1.7x and its
+/// training pair 2x as fast as in one module (bench/NOTES.md §65), and four
+/// cores would run the parts at once.
 static constexpr unsigned kParts = 4;
 
 /// The property in which the NVVM serializer reports its LLVM IR to PTX

@@ -97,7 +97,7 @@ getUsersToMoveAfter(Operation *op, GemmOp gemm) {
     if (ancestor->isBeforeInBlock(gemm))
       before.insert(ancestor);
   }
-  SmallVector<Operation *> users(before.begin(), before.end());
+  SmallVector<Operation *> users = before.takeVector();
   llvm::sort(users,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   for (Operation *user : users)
