@@ -50,7 +50,7 @@ namespace coda::runtime {
   X(cuEventSynchronize)                                                        \
   X(cuEventElapsedTime)                                                        \
   X(cuTensorMapEncodeTiled)                                                    \
-  X(cuLaunchKernel)
+  X(cuLaunchKernelEx)
 
 /// The driver's entry points.
 struct Driver {

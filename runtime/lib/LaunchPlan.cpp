@@ -424,6 +424,12 @@ Status PlanReader::readKernel(const Value &value, const std::string &path,
           expectKind(*persistent, path + ".persistent", Value::Kind::Bool))
     return status;
   kernel.persistent = persistent->boolean;
+  if (const Value *dependent = value.get("dependent_launch")) {
+    if (Status status = expectKind(*dependent, path + ".dependent_launch",
+                                   Value::Kind::Bool))
+      return status;
+    kernel.dependentLaunch = dependent->boolean;
+  }
   if (value.get("splits"))
     if (Status status = getInteger(value, path, "splits", 1, 64, kernel.splits))
       return status;

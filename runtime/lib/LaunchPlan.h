@@ -113,6 +113,9 @@ struct Kernel {
   int64_t rowsPerTile;
   int64_t tilesN;
   bool persistent;
+  /// Whether it waits for the grids before it before touching memory, so
+  /// that it may be launched while they finish.
+  bool dependentLaunch = false;
   /// The units per tile of a weight gradient split over its rows.
   int64_t splits = 1;
   std::vector<KernelArgument> arguments;

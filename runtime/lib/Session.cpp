@@ -7,6 +7,8 @@
 #include "Session.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 
 using namespace coda::runtime;
 
@@ -179,6 +181,17 @@ CUdeviceptr Session::getAddress(size_t buffer) const {
   return bound[storage] ? bound[storage] : workspace.getAddress(storage);
 }
 
+/// Whether $CODA_RUNTIME_SERIAL_LAUNCH is set to 1: every kernel then
+/// starts only after the one before it has finished, as if no kernel waited
+/// for its predecessors itself.
+static bool isSerialLaunchForced() {
+  static const bool forced = [] {
+    const char *value = std::getenv("CODA_RUNTIME_SERIAL_LAUNCH");
+    return value && std::string_view(value) == "1";
+  }();
+  return forced;
+}
+
 Status Session::launchKernel(const Driver &driver, const Module &module,
                              const Kernel &kernel, int64_t rows,
                              CUstream stream) {
@@ -186,7 +199,7 @@ Status Session::launchKernel(const Driver &driver, const Module &module,
   if (kernelRows == 0)
     return Status();
 
-  // Each parameter points at its value; cuLaunchKernel copies them.
+  // Each parameter points at its value; cuLaunchKernelEx copies them.
   std::vector<int32_t> rowValues(kernel.arguments.size());
   std::vector<CUdeviceptr> addresses(kernel.arguments.size());
   std::vector<void *> params(kernel.arguments.size());
@@ -216,10 +229,26 @@ Status Session::launchKernel(const Driver &driver, const Module &module,
                      module.getMultiprocessorCount());
     gridY = 1;
   }
-  if (CUresult result = driver.cuLaunchKernel(
-          module.getKernel(kernel.name), unsigned(gridX), unsigned(gridY), 1,
-          kernel.block, 1, 1, kernel.sharedBytes, stream, params.data(),
-          nullptr))
+  CUlaunchConfig config = {};
+  config.gridDimX = unsigned(gridX);
+  config.gridDimY = unsigned(gridY);
+  config.gridDimZ = 1;
+  config.blockDimX = kernel.block;
+  config.blockDimY = 1;
+  config.blockDimZ = 1;
+  config.sharedMemBytes = kernel.sharedBytes;
+  config.hStream = stream;
+  // A kernel that waits for the grids before it is placed on the SMs while
+  // they finish.
+  CUlaunchAttribute dependent = {};
+  dependent.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  dependent.value.programmaticStreamSerializationAllowed = 1;
+  if (kernel.dependentLaunch && !isSerialLaunchForced()) {
+    config.attrs = &dependent;
+    config.numAttrs = 1;
+  }
+  if (CUresult result = driver.cuLaunchKernelEx(
+          &config, module.getKernel(kernel.name), params.data(), nullptr))
     return driver.fail(result, "launching kernel '" + kernel.name +
                                    "' on a grid of " + std::to_string(gridX) +
                                    " x " + std::to_string(gridY) + " CTAs of " +

@@ -394,16 +394,14 @@ CUresult CUDAAPI cuTensorMapEncodeTiled(
   return CUDA_SUCCESS;
 }
 
-CUresult CUDAAPI cuLaunchKernel(CUfunction function, unsigned int gridX,
-                                unsigned int gridY, unsigned int gridZ,
-                                unsigned int blockX, unsigned int blockY,
-                                unsigned int blockZ, unsigned int sharedBytes,
-                                CUstream, void **params, void **) {
+CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config,
+                                  CUfunction function, void **params, void **) {
   const Kernel &kernel = *reinterpret_cast<Kernel *>(function);
   std::printf("cuda: launch %s grid [%u, %u, %u] block [%u, %u, %u] shared "
               "%u:",
-              kernel.name.c_str(), gridX, gridY, gridZ, blockX, blockY, blockZ,
-              sharedBytes);
+              kernel.name.c_str(), config->gridDimX, config->gridDimY,
+              config->gridDimZ, config->blockDimX, config->blockDimY,
+              config->blockDimZ, config->sharedMemBytes);
   for (size_t i = 0; i < kernel.paramSizes.size(); ++i) {
     const char *separator = i == 0 ? " " : ", ";
     if (kernel.paramSizes[i] == 4) {
@@ -422,6 +420,11 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction function, unsigned int gridX,
       std::printf("%s<%zu bytes>", separator, kernel.paramSizes[i]);
     }
   }
+  for (unsigned i = 0; i < config->numAttrs; ++i)
+    if (config->attrs[i].id ==
+            CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION &&
+        config->attrs[i].value.programmaticStreamSerializationAllowed)
+      std::printf("; dependent");
   std::printf("\n");
   return CUDA_SUCCESS;
 }

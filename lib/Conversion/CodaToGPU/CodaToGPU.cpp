@@ -35,7 +35,8 @@ using namespace mlir::coda;
 /// The `gpu.module` that holds every generated kernel.
 static constexpr llvm::StringLiteral kKernelModuleName = "coda_kernels";
 
-/// How the kernel of `op` is launched, for the launch plan: threads per
+/// How the kernel of `op` is launched, for the launch plan: whether it may
+/// start while the kernel before it finishes (dependent_launch), threads per
 /// block, the tile (rows_per_tile rows of M, tiles_n tiles along N), the
 /// dynamic shared memory, whether the grid is persistent (grid.x =
 /// min(tiles x splits, SMs), else grid = (ceil(M / rows_per_tile),
@@ -51,6 +52,9 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
     fields.push_back(
         builder.getNamedAttr(name, builder.getI64IntegerAttr(value)));
   };
+  // Every kernel waits for the grids before it (emitGridDependencyWait).
+  fields.push_back(
+      builder.getNamedAttr("dependent_launch", builder.getBoolAttr(true)));
   auto it = plans.find(op);
   if (it == plans.end()) {
     // A thread per row (reductions), a warp per row (statistics, norms,

@@ -41,6 +41,11 @@
 //   buffer per consumer and TMA stores (OutputStaging) when the ring leaves
 //   room for it.
 //
+// After its setup (mbarriers, tensor-map prefetch) every thread waits for
+// the grids before this one to finish (emitGridDependencyWait), so the
+// kernel can be launched while they end; the producer lets the next grid
+// launch once it has issued its last loads (emitDependentsLaunch).
+//
 // Epilogue-warpgroup schedule (plan.hasEpilogueWarpgroup()): cooperative
 // tiles, but after its mainloop a consumer only hands its accumulators,
 // rounded to bf16, to warpgroup 3 through a 32 KiB buffer after the ring
@@ -672,6 +677,9 @@ void GemmKernelBuilder::buildProducer() {
             }
           scf::YieldOp::create(b, loc);
         });
+    // Its last loads issued, the CTA lets the next grid launch: that grid's
+    // CTAs take the SMs this grid's CTAs leave and wait for it to end.
+    emitDependentsLaunch(b, loc);
     scf::YieldOp::create(b, loc);
   });
 }
@@ -1178,6 +1186,10 @@ void GemmKernelBuilder::build(StringRef name) {
   resultMaps = boxMaps(outputs, gemm.getResults(), plan.resultsStoredByTma());
 
   buildSetup();
+  // The setup touches shared memory and the tensor maps, which the runtime
+  // writes before the launches that read them; the buffers wait for the
+  // grids before this one.
+  emitGridDependencyWait(b, loc);
   // Warpgroup `role` runs `thenBuild`, the others `elseBuild`.
   auto branch = [&](int64_t role, function_ref<void()> thenBuild,
                     function_ref<void()> elseBuild) {

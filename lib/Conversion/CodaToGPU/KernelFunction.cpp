@@ -8,8 +8,18 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
+
+void mlir::coda::emitGridDependencyWait(OpBuilder &b, Location loc) {
+  NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
+}
+
+void mlir::coda::emitDependentsLaunch(OpBuilder &b, Location loc) {
+  NVVM::GriddepcontrolOp::create(b, loc,
+                                 NVVM::GridDepActionKind::launch_dependents);
+}
 
 gpu::GPUFuncOp mlir::coda::createRowCountKernel(OpBuilder &b, Location loc,
                                                 StringRef name,
@@ -24,6 +34,7 @@ gpu::GPUFuncOp mlir::coda::createRowCountKernel(OpBuilder &b, Location loc,
   kernel.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
   b.setInsertionPointToStart(&kernel.getBody().front());
+  emitGridDependencyWait(b, loc);
   return kernel;
 }
 

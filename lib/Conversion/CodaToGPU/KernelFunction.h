@@ -14,10 +14,21 @@
 
 namespace mlir::coda {
 
+/// Waits until the grids before this one have finished and their memory is
+/// visible (`griddepcontrol.wait`). Every kernel calls it before its first
+/// access to global memory, so that the runtime can launch it while the
+/// kernel before it finishes (the plan's "dependent_launch").
+void emitGridDependencyWait(OpBuilder &builder, Location loc);
+
+/// Lets the grid after this one launch once every CTA has done so or exited
+/// (`griddepcontrol.launch_dependents`; one thread per CTA suffices).
+void emitDependentsLaunch(OpBuilder &builder, Location loc);
+
 /// Creates, at the builder's insertion point, a `gpu.func` kernel named
 /// `name` taking the row count as i32 and then `pointers` pointers, with
-/// `threads` threads per block, and moves the builder to the start of its
-/// body (callers restore it with an InsertionGuard).
+/// `threads` threads per block, starts its body with
+/// emitGridDependencyWait, and moves the builder after it (callers restore
+/// it with an InsertionGuard).
 gpu::GPUFuncOp createRowCountKernel(OpBuilder &builder, Location loc,
                                     StringRef name, unsigned pointers,
                                     int64_t threads);

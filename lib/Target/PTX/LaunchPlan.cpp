@@ -26,6 +26,10 @@
 // (ceil(R / rows_per_tile), tiles_n, 1); with R = 0 nothing is launched.
 // rows_per_tile = 2147483647 gives one tile row over any row count (a sum
 // over all the rows of its operand).
+// A kernel with "dependent_launch": true waits for the grids before it to
+// finish (griddepcontrol.wait) before it touches a buffer, so it may be
+// launched with programmatic stream serialization: placed on the SMs while
+// the kernel before it ends.
 // A `{"rows": ...}` argument is its own count as an i32, -1 for M (-B for
 // ceil(M / B), as a buffer's first size): the rows
 // a kernel reads, which a weight gradient and a norm gradient's partials

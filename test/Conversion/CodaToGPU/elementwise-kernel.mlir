@@ -1,7 +1,7 @@
 // RUN: coda-opt %s --convert-coda-to-gpu | FileCheck %s
 // RUN: coda-opt %s --convert-coda-to-gpu | FileCheck %s --check-prefix=COLUMNS
 // RUN: coda-translate --coda-to-ptx %s -o %t.ptx
-// RUN: %python -c "import json, sys; [print(k['name'], k['rows'], k['rows_per_tile'], k['block'], k['tiles_n'], k['persistent'], [list(a)[0] for a in k['arguments']]) for f in json.load(open(sys.argv[1]))['functions'] for k in f['kernels']]" %t.plan.json | FileCheck %s --check-prefix=PLAN
+// RUN: %python -c "import json, sys; [print(k['name'], k['rows'], k['rows_per_tile'], k['block'], k['tiles_n'], k['persistent'], k['dependent_launch'], [list(a)[0] for a in k['arguments']]) for f in json.load(open(sys.argv[1]))['functions'] for k in f['kernels']]" %t.plan.json | FileCheck %s --check-prefix=PLAN
 // RUN: %ptxas -arch=sm_90a %t.ptx -o /dev/null
 // REQUIRES: ptxas
 
@@ -11,11 +11,13 @@
 // 2050-column bf16 sum, whose rows are no whole number of 16-byte groups);
 // operands are read by position ([M, N]), by column ([N]) or by row
 // ([M, 1], one element for all lanes), widened to f32, and the result
-// rounded once.
+// rounded once. Each kernel first waits for the grids before it (the
+// plan's dependent_launch); the next grid launches as its CTAs exit.
 // CHECK-LABEL: func.func @maps
-//       CHECK:   coda.add {{.*}}coda.kernel = @coda_kernels::@maps_map0, coda.launch = {block = 128 : i64, persistent = false, rows_per_tile = 1 : i64, shared_bytes = 0 : i64, tiles_n = 1 : i64}
+//       CHECK:   coda.add {{.*}}coda.kernel = @coda_kernels::@maps_map0, coda.launch = {block = 128 : i64, dependent_launch = true, persistent = false, rows_per_tile = 1 : i64, shared_bytes = 0 : i64, tiles_n = 1 : i64}
 //       CHECK:   coda.add_outer {{.*}}coda.kernel = @coda_kernels::@maps_map1
 //       CHECK: gpu.func @maps_map0(%{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+//  CHECK-NEXT:   nvvm.griddepcontrol wait
 //       CHECK:   gpu.block_id x
 //       CHECK:   scf.for %{{.+}} = %{{.+}} to %c2050{{.*}} step %c128
 //       CHECK:     llvm.load {{.*}} -> bf16
@@ -31,8 +33,8 @@
 //       CHECK:     arith.mulf
 //       CHECK:     arith.addf
 //       CHECK:     llvm.store {{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr
-// PLAN: maps_map0 -1 1 128 1 False ['rows', 'buffer', 'buffer', 'buffer']
-// PLAN: maps_map1 -1 1 128 1 False ['rows', 'buffer', 'buffer', 'buffer', 'buffer']
+// PLAN: maps_map0 -1 1 128 1 False True ['rows', 'buffer', 'buffer', 'buffer']
+// PLAN: maps_map1 -1 1 128 1 False True ['rows', 'buffer', 'buffer', 'buffer', 'buffer']
 func.func @maps(%a: tensor<?x2050xbf16>, %b: tensor<?x2050xbf16>,
                 %x: tensor<?x200xf32>, %col: tensor<?x1xf32>, %v: tensor<200xf32>)
     -> (tensor<?x2050xbf16>, tensor<?x200xf32>) {
@@ -70,7 +72,7 @@ func.func @maps(%a: tensor<?x2050xbf16>, %b: tensor<?x2050xbf16>,
 //       COLUMNS:   scf.for %{{.+}} = %{{.+}} to %c384
 // The PTX pipeline gathers the four into one coda.map (coda-form-maps,
 // form-maps.mlir): one kernel over x and the tables.
-// PLAN: columns_map0 -1 1 128 1 False ['rows', 'buffer', 'buffer', 'buffer', 'buffer']
+// PLAN: columns_map0 -1 1 128 1 False True ['rows', 'buffer', 'buffer', 'buffer', 'buffer']
 // PLAN-NOT: columns_map1
 func.func @columns(%x: tensor<?x384xbf16>, %cos: tensor<?x32xf32>, %sin: tensor<?x32xf32>) -> tensor<?x384xbf16> {
   %a = coda.slice %x {offset = 0 : i64, size = 256 : i64} : (tensor<?x384xbf16>) -> tensor<?x256xbf16>

@@ -83,7 +83,7 @@ func.func @inner_concat(%a: tensor<?x128xbf16>, %b: tensor<?x128xbf16>) -> tenso
 //   CHECK-NOT:   coda.reduce_partials
 //       CHECK:   return %[[S]]
 // KERNEL-LABEL: func.func @row_dot
-//       KERNEL:   coda.map {{.*}}coda.kernel = @coda_kernels::@row_dot_map0, coda.launch = {block = 256 : i64, persistent = false, rows_per_tile = 8 : i64
+//       KERNEL:   coda.map {{.*}}coda.kernel = @coda_kernels::@row_dot_map0, coda.launch = {block = 256 : i64, dependent_launch = true, persistent = false, rows_per_tile = 8 : i64
 //       KERNEL: gpu.func @row_dot_map0(%{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr)
 //       KERNEL:   scf.for %{{.+}} = %{{.+}} to %c384 step %c256
 //       KERNEL:     vector<8xbf16>

@@ -16,8 +16,11 @@
 // a tensor map: the producer loads it after each tile's k-tiles, one ring
 // step of four 64 x 64 boxes (32 KiB) per slab, and the epilogue reads its
 // pairs from shared memory, a slab at a time, then releases the slot.
+// After its setup the kernel waits for the grids before it, so the runtime
+// can launch it while they finish; the producer lets the next grid launch
+// once it has issued its last loads.
 // CHECK-LABEL: func.func @fused
-//       CHECK:   coda.gemm {{.*}}{coda.kernel = @coda_kernels::@fused_gemm0, coda.launch = {block = 384 : i64, input_tensor_map_rows = array<i64: 0, 64>, persistent = true, result_tensor_map_rows = array<i64: 64>, rows_per_tile = 256 : i64, schedule = "cooperative", shared_bytes = 230400 : i64, stages = 4 : i64, tensor_map_rows = array<i64: 256, 128>, tiles_n = 3 : i64}}
+//       CHECK:   coda.gemm {{.*}}{coda.kernel = @coda_kernels::@fused_gemm0, coda.launch = {block = 384 : i64, dependent_launch = true, input_tensor_map_rows = array<i64: 0, 64>, persistent = true, result_tensor_map_rows = array<i64: 64>, rows_per_tile = 256 : i64, schedule = "cooperative", shared_bytes = 230400 : i64, stages = 4 : i64, tensor_map_rows = array<i64: 256, 128>, tiles_n = 3 : i64}}
 //       CHECK: gpu.module @coda_kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">]
 //       CHECK:   memref.global "public" @coda_smem : memref<0xi8, #gpu.address_space<workgroup>> {alignment = 1024 : i64}
 //       CHECK:   gpu.func @fused_gemm0(%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) kernel attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32}
@@ -35,6 +38,9 @@
 //       CHECK:     %[[EMPTY:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 //       CHECK:     nvgpu.mbarrier.init %[[FULL]][%{{.+}}], %c1
 //       CHECK:     nvgpu.mbarrier.init %[[EMPTY]][%{{.+}}], %c8
+//       CHECK:     nvvm.fence.mbarrier.init
+//       CHECK:     gpu.barrier
+//  CHECK-NEXT:     nvvm.griddepcontrol wait
 //       CHECK:     nvvm.setmaxregister decrease 24
 //       CHECK:       scf.for
 //       CHECK:         scf.for
@@ -47,6 +53,7 @@
 //   CHECK-COUNT-4:     nvgpu.tma.async.load {{.*}} : <tensor = memref<64x64xbf16, 3>
 //       CHECK:         nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.+}}], %c32768
 //   CHECK-COUNT-4:     nvgpu.tma.async.load {{.*}} : <tensor = memref<64x64xbf16, 3>
+//       CHECK:       nvvm.griddepcontrol launch_dependents
 //       CHECK:     nvvm.setmaxregister increase 240
 //       CHECK:       scf.for
 // A consumer whose first row lies past M issues the wgmma of one k-tile of
@@ -184,7 +191,7 @@ func.func @finish(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<?x
 // accumulators. The rstd of the thread's two rows is loaded before the
 // tile's first k-tile, and not again in the epilogue.
 // CHECK-LABEL: func.func @swiglu
-//       CHECK:   coda.launch = {block = 384 : i64, input_tensor_map_rows = array<i64: 0>, persistent = true, result_tensor_map_rows = array<i64: 64>, rows_per_tile = 128 : i64, schedule = "cooperative", shared_bytes = 230400 : i64, stages = 4 : i64, tensor_map_rows = array<i64: 128, 128, 128>, tiles_n = 2 : i64}
+//       CHECK:   coda.launch = {block = 384 : i64, dependent_launch = true, input_tensor_map_rows = array<i64: 0>, persistent = true, result_tensor_map_rows = array<i64: 64>, rows_per_tile = 128 : i64, schedule = "cooperative", shared_bytes = 230400 : i64, stages = 4 : i64, tensor_map_rows = array<i64: 128, 128, 128>, tiles_n = 2 : i64}
 //       CHECK:   gpu.func @swiglu_gemm0(%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr)
 //       CHECK:     nvgpu.mbarrier.arrive.expect_tx {{.*}}, %c49152
 //   CHECK-COUNT-3:   nvgpu.tma.async.load
@@ -208,7 +215,7 @@ func.func @finish(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<?x
 // until the buffer is free, writes its 16 groups and signals them. The
 // results are stored from registers.
 // AUTO-LABEL: func.func @swiglu
-//       AUTO:   coda.launch = {block = 512 : i64, {{.*}}schedule = "epilogue-warpgroup", shared_bytes = 230400 : i64, stages = 4 : i64
+//       AUTO:   coda.launch = {block = 512 : i64, dependent_launch = true, {{.*}}schedule = "epilogue-warpgroup", shared_bytes = 230400 : i64, stages = 4 : i64
 //       AUTO:   gpu.func @swiglu_gemm0
 //       AUTO:     nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 //       AUTO:     %[[FULL:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
@@ -275,7 +282,7 @@ func.func @rope(%x: tensor<?x64xbf16>, %w: tensor<384x64xbf16>, %c: tensor<?x32x
 // consumer has issued its previous tile's ("turn" mbarriers, one arrive per
 // warp). Its epilogue reads the residual from global memory.
 // PINGPONG-LABEL: func.func @fused
-//       PINGPONG:   coda.launch = {block = 384 : i64, input_tensor_map_rows = array<i64: 0, 0>, persistent = true, result_tensor_map_rows = array<i64: 0>, rows_per_tile = 128 : i64, schedule = "pingpong", shared_bytes = 230400 : i64, stages = 7 : i64, tensor_map_rows = array<i64: 128, 128>, tiles_n = 3 : i64}
+//       PINGPONG:   coda.launch = {block = 384 : i64, dependent_launch = true, input_tensor_map_rows = array<i64: 0, 0>, persistent = true, result_tensor_map_rows = array<i64: 0>, rows_per_tile = 128 : i64, schedule = "pingpong", shared_bytes = 230400 : i64, stages = 7 : i64, tensor_map_rows = array<i64: 128, 128>, tiles_n = 3 : i64}
 //       PINGPONG:   gpu.func @fused_gemm0
 //       PINGPONG:     nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 7>
 //       PINGPONG:     nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 7>
@@ -336,7 +343,7 @@ func.func @wide(%x: tensor<?x64xbf16>, %w: tensor<64x64xbf16>) -> tensor<?x64xf3
 // each reduced across the warp with xor shuffles; the first lane stores
 // rstd and the mean.
 // CHECK-LABEL: func.func @statistics
-//       CHECK:   coda.norm_statistics {{.*}}coda.kernel = @coda_kernels::@statistics_norm0, coda.launch = {block = 128 : i64, persistent = false, rows_per_tile = 4 : i64, shared_bytes = 0 : i64, tiles_n = 1 : i64}
+//       CHECK:   coda.norm_statistics {{.*}}coda.kernel = @coda_kernels::@statistics_norm0, coda.launch = {block = 128 : i64, dependent_launch = true, persistent = false, rows_per_tile = 4 : i64, shared_bytes = 0 : i64, tiles_n = 1 : i64}
 //       CHECK:   gpu.func @statistics_norm0(%{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 //       CHECK:     scf.for
 //       CHECK:     gpu.shuffle  xor %{{.+}}, %c16_i32

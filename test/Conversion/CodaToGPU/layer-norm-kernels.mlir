@@ -8,10 +8,10 @@
 // (norm-kernels.mlir). The recomputed LayerNorm: the row's mean summed
 // across the warp first, then its centred squares, then x̂ · gamma + beta.
 // CHECK-LABEL: func.func @layer_norms
-//       CHECK:   coda.layer_norm {{.*}}coda.kernel = @coda_kernels::@layer_norms_rows0, coda.launch = {block = 128 : i64, persistent = false, rows_per_tile = 4 : i64, shared_bytes = 0 : i64, tiles_n = 1 : i64}
+//       CHECK:   coda.layer_norm {{.*}}coda.kernel = @coda_kernels::@layer_norms_rows0, coda.launch = {block = 128 : i64, dependent_launch = true, persistent = false, rows_per_tile = 4 : i64, shared_bytes = 0 : i64, tiles_n = 1 : i64}
 // The gradient: 1056 one-warp CTAs; dgamma's and dbeta's sums carried in
 // registers and stored as one partial row each.
-//       CHECK:   coda.layer_norm_grad_partials {{.*}}coda.kernel = @coda_kernels::@layer_norms_rows1, coda.launch = {block = 32 : i64, persistent = false, rows_per_tile = 1 : i64, shared_bytes = 0 : i64, tiles_n = 1 : i64}
+//       CHECK:   coda.layer_norm_grad_partials {{.*}}coda.kernel = @coda_kernels::@layer_norms_rows1, coda.launch = {block = 32 : i64, dependent_launch = true, persistent = false, rows_per_tile = 1 : i64, shared_bytes = 0 : i64, tiles_n = 1 : i64}
 //       CHECK:   coda.sum_rows {{.*}}coda.kernel = @coda_kernels::@layer_norms_rows2
 //       CHECK:   coda.sum_rows {{.*}}coda.kernel = @coda_kernels::@layer_norms_rows3
 //       CHECK: gpu.func @layer_norms_rows0(%{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) kernel attributes {known_block_size = array<i32: 128, 1, 1>}

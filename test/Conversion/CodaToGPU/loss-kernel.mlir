@@ -9,7 +9,7 @@
 // each thread's rows summed, then across the warp and, through shared
 // memory, across the warps; the mean divides by the rows counted.
 // CHECK-LABEL: func.func @mean
-//       CHECK:   coda.cross_entropy_from_partials {{.*}}coda.kernel = @coda_kernels::@mean_loss0, coda.launch = {block = 1024 : i64, persistent = false, rows_per_tile = 2147483647 : i64, shared_bytes = 0 : i64, tiles_n = 1 : i64}
+//       CHECK:   coda.cross_entropy_from_partials {{.*}}coda.kernel = @coda_kernels::@mean_loss0, coda.launch = {block = 1024 : i64, dependent_launch = true, persistent = false, rows_per_tile = 2147483647 : i64, shared_bytes = 0 : i64, tiles_n = 1 : i64}
 //       CHECK: gpu.func @mean_loss0(%{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) workgroup(%{{.+}} : memref<2x32xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 1024, 1, 1>}
 //       CHECK:   scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c1024
 //       CHECK:     llvm.load %{{.+}} : !llvm.ptr -> i64
@@ -46,7 +46,7 @@ func.func @none(%lse: tensor<?x1xf32>, %picked: tensor<?x1xf32>, %t: tensor<?xi3
 // the rows not ignored (every thread gets the count through shared memory),
 // then stores dloss / count, or 0 for an ignored row, per row.
 // CHECK-LABEL: func.func @mean_weights
-//       CHECK:   coda.cross_entropy_row_weights {{.*}}coda.kernel = @coda_kernels::@mean_weights_loss0, coda.launch = {block = 1024 : i64, persistent = false, rows_per_tile = 2147483647 : i64, shared_bytes = 0 : i64, tiles_n = 1 : i64}
+//       CHECK:   coda.cross_entropy_row_weights {{.*}}coda.kernel = @coda_kernels::@mean_weights_loss0, coda.launch = {block = 1024 : i64, dependent_launch = true, persistent = false, rows_per_tile = 2147483647 : i64, shared_bytes = 0 : i64, tiles_n = 1 : i64}
 //       CHECK: gpu.func @mean_weights_loss0(%{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) workgroup(%{{.+}} : memref<1x32xf32, #gpu.address_space<workgroup>>)
 //       CHECK:   scf.for
 //       CHECK:     arith.cmpi ne

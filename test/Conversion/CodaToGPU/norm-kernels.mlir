@@ -8,12 +8,12 @@
 // row, four rows per CTA, each lane 8 bf16 at a time from columns
 // 8 (lane + 32 i), the squares summed across the warp.
 // CHECK-LABEL: func.func @norms
-//       CHECK:   coda.rms_norm {{.*}}coda.kernel = @coda_kernels::@norms_rows0, coda.launch = {block = 128 : i64, persistent = false, rows_per_tile = 4 : i64, shared_bytes = 0 : i64, tiles_n = 1 : i64}
+//       CHECK:   coda.rms_norm {{.*}}coda.kernel = @coda_kernels::@norms_rows0, coda.launch = {block = 128 : i64, dependent_launch = true, persistent = false, rows_per_tile = 4 : i64, shared_bytes = 0 : i64, tiles_n = 1 : i64}
 // The gradient: 1056 one-warp CTAs, each over rows b, b + 1056, ..., its
 // dgamma sums carried in registers and stored as one partial row.
-//       CHECK:   coda.rms_norm_grad_partials {{.*}}coda.kernel = @coda_kernels::@norms_rows1, coda.launch = {block = 32 : i64, persistent = false, rows_per_tile = 1 : i64, shared_bytes = 0 : i64, tiles_n = 1 : i64}
+//       CHECK:   coda.rms_norm_grad_partials {{.*}}coda.kernel = @coda_kernels::@norms_rows1, coda.launch = {block = 32 : i64, dependent_launch = true, persistent = false, rows_per_tile = 1 : i64, shared_bytes = 0 : i64, tiles_n = 1 : i64}
 // The partials' sum: a CTA of 8 warps per 32 columns.
-//       CHECK:   coda.sum_rows {{.*}}coda.kernel = @coda_kernels::@norms_rows2, coda.launch = {block = 256 : i64, persistent = false, rows_per_tile = 1056 : i64, shared_bytes = 0 : i64, tiles_n = 16 : i64}
+//       CHECK:   coda.sum_rows {{.*}}coda.kernel = @coda_kernels::@norms_rows2, coda.launch = {block = 256 : i64, dependent_launch = true, persistent = false, rows_per_tile = 1056 : i64, shared_bytes = 0 : i64, tiles_n = 16 : i64}
 //       CHECK: gpu.func @norms_rows0(%{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 //       CHECK:   llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr -> vector<8xbf16>
 //       CHECK:   gpu.shuffle  xor
