@@ -81,8 +81,11 @@ for function in functions:
         rows = "all" if k["rows_per_tile"] == 2**31 - 1 else k["rows_per_tile"]
         # A weight gradient split over its rows: up to `splits` units a tile.
         split = f", rows split up to {k['splits']}x" if k.get("splits", 1) > 1 else ""
+        # Launched while the kernel before it finishes (it waits for it).
+        dependent = ", dependent launch" if k.get("dependent_launch") else ""
         print(f"  {k['name']:<16} {k['block']} threads, {rows}-row x "
-              f"{k['tiles_n']} tiles ({grid}{split}), {k['shared_bytes'] // 1024} KiB shared")
+              f"{k['tiles_n']} tiles ({grid}{split}{dependent}), "
+              f"{k['shared_bytes'] // 1024} KiB shared")
 PLAN
   echo "PTX and launch plans in $build/example/"
 else
