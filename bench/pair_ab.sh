@@ -22,7 +22,10 @@
 #                                                 # PAIR_AB_PARTS picks the parts
 #                                                 # (default "block profile memcheck
 #                                                 # stress"),
-#                                                 # so one lease's calls can split them
+#                                                 # so one lease's calls can split them;
+#                                                 # PAIR_AB_BLOCK_RUNS=N runs block.py
+#                                                 # N times per pair, alternating
+#                                                 # (logs in LOG_DIR/NAME/runI)
 #
 # To compare two compilers, build each and run `build` into its own DIR.
 set -euo pipefail
@@ -45,20 +48,30 @@ run)
   export CODA_RUNTIME_LIBRARY="$root/build/lib/libcoda_runtime.so"
   parts=" ${PAIR_AB_PARTS:-block profile memcheck stress} "
   for dir in "$@"; do mkdir -p "$logs/$(basename "$dir")"; done
-  for dir in "$@"; do
+  # block.py PAIR_AB_BLOCK_RUNS times per pair (default 1), alternating
+  # pairs, every second run in the reverse order: the step moves by 10-20
+  # us from process to process, as much as many changes do.
+  reversed=()
+  for dir in "$@"; do reversed=("$dir" "${reversed[@]}"); done
+  for run in $(seq "${PAIR_AB_BLOCK_RUNS:-1}"); do
     [[ $parts == *" block "* ]] || break
-    name="$(basename "$dir")"
-    python3 "$root/bench/block.py" "$dir/block.ptx" --training "$dir/pair.ptx" \
-      --skip-forward --skip-compile --rows ${PAIR_AB_ROWS:-4097 16384 32768} --out "$logs/$name" \
-      > "$logs/$name/block.log" 2>&1 || echo "$name: block.py exited $?"
-    echo "== $name"
-    tail -5 "$logs/$name/block.log"
+    order=("$@")
+    [ $((run % 2)) = 0 ] && order=("${reversed[@]}")
+    for dir in "${order[@]}"; do
+      name="$(basename "$dir")"
+      out="$logs/$name"
+      [ "${PAIR_AB_BLOCK_RUNS:-1}" = 1 ] || out="$logs/$name/run$run"
+      mkdir -p "$out"
+      python3 "$root/bench/block.py" "$dir/block.ptx" --training "$dir/pair.ptx" \
+        --skip-forward --skip-compile --rows ${PAIR_AB_ROWS:-4097 16384 32768} --out "$out" \
+        > "$out/block.log" 2>&1 || echo "$name: block.py exited $?"
+      echo "== $name${PAIR_AB_BLOCK_RUNS:+, run $run}"
+      tail -5 "$out/block.log"
+    done
   done
   # The kernel profiles twice, alternating pairs, the second round in the
   # reverse order (whichever runs second in a round runs hotter or cooler),
   # so their spread shows.
-  reversed=()
-  for dir in "$@"; do reversed=("$dir" "${reversed[@]}"); done
   for round in 1 2; do
     [[ $parts == *" profile "* ]] || break
     order=("$@")
