@@ -19,7 +19,14 @@ With --flush every profiled step follows a write of 256 MB, as
 triton.testing.do_bench clears the L2 before each of block.py's timed runs,
 so the kernels start as they do there.
 
+The kernels are launched one after the other (CODA_RUNTIME_SERIAL_LAUNCH=1),
+so that each kernel's time is its own: launched while the kernel before it
+finishes, a kernel's time would include its wait for that kernel. With
+--dependent they are launched as the runtime launches them by default, and
+the step's times below the table are the ones block.py measures.
+
 usage: python3 bench/kernel_profile.py PAIR.ptx [--rows 16384] [--steps 20] [--once] [--flush]
+                                      [--dependent]
 """
 
 import argparse
@@ -85,7 +92,14 @@ def main():
                         help="run the pair once at each row count and stop")
     parser.add_argument("--flush", action="store_true",
                         help="clear the L2 before each profiled step, as do_bench does")
+    parser.add_argument("--dependent", action="store_true",
+                        help="launch each kernel while the one before it finishes, as "
+                             "the runtime does by default (kernel times then include "
+                             "their waits)")
     options = parser.parse_args()
+    # The runtime reads it at its first launch.
+    if not options.dependent:
+        os.environ["CODA_RUNTIME_SERIAL_LAUNCH"] = "1"
     pair = bench.load_pair(options.ptx)
     forward, backward = pair[:2]
     if options.once:
@@ -123,7 +137,8 @@ def main():
         forward.run(forward_buffers, rows)
         backward.run(backward_buffers, rows)
 
-    print(f"\nforward+backward as bench/block.py times it: "
+    launches = "dependent" if options.dependent else "serial"
+    print(f"\nforward+backward as bench/block.py times it ({launches} launches): "
           f"{bench.median_ms(step) * 1e3:.1f} us; kernels alone: {total:.1f} us")
     # The same launches replayed from a CUDA graph: no host work between
     # the kernels.

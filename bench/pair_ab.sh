@@ -87,7 +87,7 @@ run)
   for dir in "$@"; do
     [[ $parts == *" memcheck "* ]] || break
     name="$(basename "$dir")"
-    compute-sanitizer --tool memcheck python3 "$root/bench/kernel_profile.py" \
+    compute-sanitizer --tool memcheck python3 "$root/bench/kernel_profile.py" --dependent \
       "$dir/pair.ptx" --once --rows 37 1000 > "$logs/$name/memcheck.txt" 2>&1 ||
       echo "$name: memcheck failed (see $logs/$name/memcheck.txt)"
     grep -h "ERROR SUMMARY" "$logs/$name/memcheck.txt" | sed "s/^/$name: /" || true
