@@ -257,6 +257,11 @@ private:
   /// The first lane of the warp arrives on `empty` for each of `slots`: the
   /// warp is done reading them.
   void releaseSlots(ArrayRef<Value> slots, Value lane);
+  /// Waits until every lane of the warp gets here (`bar.warp.sync -1`).
+  void reconvergeWarp() {
+    NVVM::SyncWarpOp::create(
+        b, loc, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(-1)));
+  }
   /// One tile's mainloop for one consumer: ring steps first .. first +
   /// kTiles - 1, on the registers of `carried`; the wgmma of the first
   /// `issued` k-tiles (kTiles, or 1 for a consumer whose rows all lie past
@@ -777,16 +782,14 @@ GemmKernelBuilder::buildMainloop(Value first, Value issued, Value aRows,
   // does in the loop above, so the warp reconverges explicitly: a warp
   // still split when it reaches the epilogue's named barrier (bar.sync is
   // barrier.sync.aligned) would arrive there twice and hang the CTA.
-  scf::ForOp::create(
-      b, loc, issued, kTiles, index(1), ValueRange(),
-      [&](OpBuilder &, Location, Value tile, ValueRange) {
-        Value g = arith::AddIOp::create(b, loc, first, tile);
-        waitFilled(g);
-        release(g);
-        NVVM::SyncWarpOp::create(
-            b, loc, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(-1)));
-        scf::YieldOp::create(b, loc);
-      });
+  scf::ForOp::create(b, loc, issued, kTiles, index(1), ValueRange(),
+                     [&](OpBuilder &, Location, Value tile, ValueRange) {
+                       Value g = arith::AddIOp::create(b, loc, first, tile);
+                       waitFilled(g);
+                       release(g);
+                       reconvergeWarp();
+                       scf::YieldOp::create(b, loc);
+                     });
   return loop.getResults();
 }
 
@@ -942,9 +945,7 @@ void GemmKernelBuilder::buildConsumer() {
           frame.leaveSlab = [&](int64_t slab) {
             if (slabSlots[slab].empty())
               return;
-            NVVM::SyncWarpOp::create(
-                b, loc,
-                arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(-1)));
+            reconvergeWarp();
             releaseSlots(slabSlots[slab], lane);
           };
           emitEpilogue(b, loc, gemm, plan, frame);

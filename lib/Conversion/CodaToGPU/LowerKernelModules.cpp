@@ -24,6 +24,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/IR/Builders.h"
@@ -100,9 +101,6 @@ static std::string joinPTX(ArrayRef<StringRef> parts) {
   return header + body;
 }
 
-/// NVVM's shared (workgroup) memory space.
-static constexpr unsigned kSharedAddressSpace = 3;
-
 /// Whether `op` is a variable in workgroup memory, which each CTA has its
 /// own of: a kernel module's parts may each define it.
 static bool isWorkgroupVariable(Operation *op) {
@@ -110,7 +108,8 @@ static bool isWorkgroupVariable(Operation *op) {
     return gpu::GPUDialect::isWorkgroupMemoryAddressSpace(
         global.getType().getMemorySpace());
   if (auto global = dyn_cast<LLVM::GlobalOp>(op))
-    return global.getAddrSpace() == kSharedAddressSpace;
+    return global.getAddrSpace() ==
+           static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared);
   return false;
 }
 
