@@ -91,11 +91,12 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
     gets `coda.launch`: threads, rows per block (grid.x = ceil(M / rows)),
     grid.y, dynamic shared memory, and the tensor maps' box rows.
 
-    A reduction kernel gives one thread per row: it sums the row's
-    ceil(N / 128) partials into the sum or rstd, or combines sums and
+    A reduction kernel gives one warp per row, its lanes reading
+    consecutive partials: it sums the row's ceil(N / 128) partials into the
+    sum or rstd, takes their maximum or log-sum-exp, or combines sums and
     centered sums of squares into the mean and rstd (kind "mean_rstd").
-    Arguments: M as i32, the partials, the results. Grid: ceil(M / 128),
-    block: 128 threads.
+    Arguments: M as i32, the partials, the results. Grid: ceil(M / 8),
+    block: 256 threads.
 
     An elementwise map left outside every epilogue (an op with a scalar
     form on `[M, N]`, `[N]` and `[M, 1]` operands: a residual sum of the

@@ -57,8 +57,8 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
       builder.getNamedAttr("dependent_launch", builder.getBoolAttr(true)));
   auto it = plans.find(op);
   if (it == plans.end()) {
-    // A thread per row (reductions), a warp per row (statistics, norms,
-    // row-sum maps), a warp per block of rows (norm gradients: the grid is
+    // A warp per row (reductions of partials, statistics, norms, row-sum
+    // maps), a warp per block of rows (norm gradients: the grid is
     // the partials' rows), a CTA per row (elementwise maps) or per 32
     // columns of all rows (sums over the rows).
     int64_t block = kElementwiseThreads, rowsPerTile = kElementwiseRowsPerBlock,
@@ -70,7 +70,7 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
       block = 32 * kStatisticsRowsPerBlock;
       rowsPerTile = kStatisticsRowsPerBlock;
     } else if (isa<ReducePartialsOp>(op)) {
-      block = kReduceRowsPerBlock;
+      block = 32 * kReduceRowsPerBlock;
       rowsPerTile = kReduceRowsPerBlock;
     } else if (isa<RMSNormOp, LayerNormOp>(op)) {
       block = 32 * kNormRowsPerBlock;

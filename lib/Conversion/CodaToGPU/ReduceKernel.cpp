@@ -7,6 +7,7 @@
 #include "ReduceKernel.h"
 
 #include "KernelFunction.h"
+#include "LaneSums.h"
 #include "VectorAccess.h"
 
 #include "GemmKernel.h"
@@ -44,7 +45,7 @@ void mlir::coda::emitReduceKernel(OpBuilder &b, ReducePartialsOp reduce,
   OpBuilder::InsertionGuard guard(b);
   auto kernel = createRowCountKernel(
       b, loc, name, reduce->getNumOperands() + reduce->getNumResults(),
-      kReduceRowsPerBlock);
+      32 * kReduceRowsPerBlock);
   auto index = [&](int64_t value) {
     return arith::ConstantIndexOp::create(b, loc, value).getResult();
   };
@@ -56,44 +57,64 @@ void mlir::coda::emitReduceKernel(OpBuilder &b, ReducePartialsOp reduce,
   Value rows = arith::IndexCastOp::create(b, loc, b.getIndexType(), args[0]);
   ValueRange inputs = args.slice(1, reduce->getNumOperands());
   ValueRange outputs = args.drop_front(1 + reduce->getNumOperands());
-  Value row = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc,
-                            gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
-                            index(kReduceRowsPerBlock)),
-      gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  Value lane, row;
+  std::tie(lane, row) = getWarpRow(b, loc, kReduceRowsPerBlock);
   Value inside =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);
   auto element = [&](Value base, Value position) {
     return getElementAddress(b, loc, base, f32, position);
   };
   // Combines `term(tile, partial values...)` over the row's partials, by
-  // sums or (`max`) by the maximum.
+  // sums or (`max`) by the maximum: lane l takes tiles l, l + 32, ..., all
+  // its loads issued before the first is combined (a lane past the last
+  // tile reads that tile and counts the identity), then the lanes combine
+  // theirs, each lane getting the row's total.
   auto reduceTiles = [&](function_ref<Value(Value, ArrayRef<Value>)> term,
                          bool max) {
     Value first = arith::MulIOp::create(b, loc, row, index(partials));
-    Value initial =
+    Value identity =
         constant(max ? -std::numeric_limits<double>::infinity() : 0.0);
-    auto loop = scf::ForOp::create(
-        b, loc, index(0), index(partials), index(1), ValueRange{initial},
-        [&](OpBuilder &, Location, Value tile, ValueRange sum) {
-          Value position = arith::AddIOp::create(b, loc, first, tile);
-          SmallVector<Value> values;
-          for (Value input : inputs)
-            values.push_back(
-                LLVM::LoadOp::create(b, loc, f32, element(input, position)));
-          Value value = term(tile, values);
-          scf::YieldOp::create(
-              b, loc,
-              max ? arith::MaximumFOp::create(b, loc, sum[0], value).getResult()
-                  : arith::AddFOp::create(b, loc, sum[0], value).getResult());
-        });
-    return loop.getResult(0);
+    int64_t steps = llvm::divideCeil(partials, 32);
+    SmallVector<std::pair<Value, SmallVector<Value>>> loaded;
+    for (int64_t step = 0; step < steps; ++step) {
+      Value tile = arith::AddIOp::create(b, loc, lane, index(32 * step));
+      Value read = arith::MinUIOp::create(b, loc, tile, index(partials - 1));
+      Value position = arith::AddIOp::create(b, loc, first, read);
+      SmallVector<Value> values;
+      for (Value input : inputs)
+        values.push_back(
+            LLVM::LoadOp::create(b, loc, f32, element(input, position)));
+      loaded.emplace_back(tile, std::move(values));
+    }
+    Value total = identity;
+    for (auto [step, tileValues] : llvm::enumerate(loaded)) {
+      auto &[tile, values] = tileValues;
+      Value value = term(tile, values);
+      if (int64_t(step) == steps - 1 && partials % 32 != 0)
+        value = arith::SelectOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tile,
+                                  index(partials)),
+            value, identity);
+      total = max ? arith::MaximumFOp::create(b, loc, total, value).getResult()
+                  : arith::AddFOp::create(b, loc, total, value).getResult();
+    }
+    return max ? maxAcrossLanes(b, loc, total, {16, 8, 4, 2, 1})
+               : sumAcrossLanes(b, loc, total, {16, 8, 4, 2, 1});
   };
   auto sumTiles = [&](function_ref<Value(Value, ArrayRef<Value>)> term) {
     return reduceTiles(term, /*max=*/false);
   };
   auto partial = [](Value, ArrayRef<Value> v) { return v[0]; };
+  // Every lane holds the row's results; its first lane stores them.
+  Value leader =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, index(0));
+  auto store = [&](Value value, Value output) {
+    scf::IfOp::create(b, loc, leader, [&](OpBuilder &, Location) {
+      LLVM::StoreOp::create(b, loc, value, element(output, row));
+      scf::YieldOp::create(b, loc);
+    });
+  };
   scf::IfOp::create(b, loc, inside, [&](OpBuilder &, Location) {
     auto epsilon = [&] {
       return arith::ConstantOp::create(b, loc, reduce.getEpsilonAttr());
@@ -110,20 +131,20 @@ void mlir::coda::emitReduceKernel(OpBuilder &b, ReducePartialsOp reduce,
         result = arith::AddFOp::create(b, loc, max,
                                        math::LogOp::create(b, loc, exps));
       }
-      LLVM::StoreOp::create(b, loc, result, element(outputs[0], row));
+      store(result, outputs[0]);
       scf::YieldOp::create(b, loc);
       return;
     }
     Value sum = sumTiles(partial);
     if (reduce.getKind() == "sum") {
-      LLVM::StoreOp::create(b, loc, sum, element(outputs[0], row));
+      store(sum, outputs[0]);
     } else if (reduce.getKind() == "rstd") {
       Value count = constant(double(*reduce.getCount()));
       Value rstd = math::RsqrtOp::create(
           b, loc,
           arith::AddFOp::create(
               b, loc, arith::DivFOp::create(b, loc, sum, count), epsilon()));
-      LLVM::StoreOp::create(b, loc, rstd, element(outputs[0], row));
+      store(rstd, outputs[0]);
     } else {
       // mean_rstd: var = (Σ cⱼ + Σ nⱼ (sⱼ / nⱼ − μ)²) / count, nⱼ the
       // block's columns (the last holds the rest of count).
@@ -152,8 +173,8 @@ void mlir::coda::emitReduceKernel(OpBuilder &b, ReducePartialsOp reduce,
           arith::AddFOp::create(b, loc,
                                 arith::DivFOp::create(b, loc, squares, total),
                                 epsilon()));
-      LLVM::StoreOp::create(b, loc, mean, element(outputs[0], row));
-      LLVM::StoreOp::create(b, loc, rstd, element(outputs[1], row));
+      store(mean, outputs[0]);
+      store(rstd, outputs[1]);
     }
     scf::YieldOp::create(b, loc);
   });

@@ -11,8 +11,8 @@
 
 namespace mlir::coda {
 
-/// Rows, one per thread, of a reduction kernel's block.
-constexpr int64_t kReduceRowsPerBlock = 128;
+/// Rows, one per warp, of a reduction kernel's block.
+constexpr int64_t kReduceRowsPerBlock = 8;
 
 /// Returns the number of partials per row `reduce` finishes, from the
 /// `coda.partial_reduce` in the GEMM that produces them; reports on the op
@@ -20,14 +20,15 @@ constexpr int64_t kReduceRowsPerBlock = 128;
 FailureOr<int64_t> checkReduceKernelSupport(ReducePartialsOp reduce);
 
 /// Emits the kernel of `reduce` as a `gpu.func` named `name` at the
-/// builder's insertion point: one thread per row sums the row's `partials`
-/// values and stores the sum (kind "sum") or `rsqrt(sum / count + epsilon)`
+/// builder's insertion point: one warp per row sums the row's `partials`
+/// values (its lanes read consecutive ones) and stores the sum (kind "sum") or `rsqrt(sum / count + epsilon)`
 /// (kind "rstd"), or takes their maximum (kind "max") or `max + log Σ
 /// exp(v − max)` of them (kind "lse", over per-block log-sum-exps); for
 /// "mean_rstd" it combines block sums and centered sums of squares into the
 /// mean and rsqrt(var + epsilon) without cancellation.
 /// Arguments: the row count M as i32, the partials, the `[M, 1]` f32
-/// results. Grid: ceil(M / 128), block: 128 threads.
+/// results. Grid: ceil(M / kReduceRowsPerBlock), block: 32 x
+/// kReduceRowsPerBlock threads.
 void emitReduceKernel(OpBuilder &builder, ReducePartialsOp reduce,
                       StringRef name, int64_t partials);
 

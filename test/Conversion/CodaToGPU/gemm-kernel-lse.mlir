@@ -21,15 +21,18 @@
 //       CHECK:   gpu.shuffle  xor
 //       CHECK:   arith.maximumf
 //       CHECK:   llvm.store %{{.+}}, %{{.+}} : f32, !llvm.ptr
+// The reductions that finish them: a warp per row, the lanes' maxima then
+// their sums of exp(v - max), each combined across the lanes.
 // CHECK-LABEL: gpu.func @lse_reduce0
-//       CHECK:   scf.for
-//       CHECK:     arith.maximumf
-//       CHECK:   scf.for
-//       CHECK:     math.exp
+//       CHECK:   arith.maximumf
+//       CHECK:   gpu.shuffle  xor
+//       CHECK:   arith.maximumf
+//       CHECK:   math.exp
+//       CHECK:   gpu.shuffle  xor
 //       CHECK:   math.log
 // CHECK-LABEL: gpu.func @lse_reduce1
-//       CHECK:   scf.for
-//       CHECK:     arith.maximumf
+//       CHECK:   arith.maximumf
+//       CHECK:   gpu.shuffle  xor
 //   CHECK-NOT:   math.log
 //       CHECK:   gpu.return
 func.func @lse(%h: tensor<?x64xbf16>, %w: tensor<300x64xbf16>) -> (tensor<?x1xf32>, tensor<?x1xf32>) {

@@ -166,13 +166,20 @@ func.func @oproj(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>, %x0: tensor<?
 // -----
 
 // The reduction that finishes a GEMM's partial sums of squares into rstd:
-// one thread per row sums ceil(256 / 128) = 2 partials.
+// a warp per row, its lanes 0 and 1 reading the ceil(256 / 128) = 2
+// partials (the others that row's last and counting 0), summed across the
+// lanes; the first lane stores.
 // CHECK-LABEL: func.func @finish
 //       CHECK:   coda.reduce_partials {{.*}}coda.kernel = @coda_kernels::@finish_reduce0
-//       CHECK: gpu.func @finish_reduce0(%{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) kernel
-//       CHECK:   scf.for %{{.+}} = %{{.+}} to %{{.+}} step
-//       CHECK:     llvm.load %{{.+}} : !llvm.ptr -> f32
+//       CHECK: gpu.func @finish_reduce0(%{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+//   CHECK-NOT:   scf.for
+//       CHECK:   arith.minui %{{.+}}, %c1
+//       CHECK:   llvm.load %{{.+}} : !llvm.ptr -> f32
+//       CHECK:   arith.select
+//       CHECK:   gpu.shuffle  xor
 //       CHECK:   math.rsqrt
+//       CHECK:   scf.if
+//       CHECK:     llvm.store
 func.func @finish(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<?x1xf32> {
   %p = coda.gemm %y, [%w] : (tensor<?x256xbf16>, tensor<256x256xbf16>) -> tensor<?x?xf32> {
   ^bb0(%acc: tensor<?x256xf32>):

@@ -4,16 +4,22 @@
 // REQUIRES: ptxas
 
 // A row sum finished from a GEMM epilogue's per-tile partials (the z·dz
-// statistic of a norm gradient): a thread per row adds its partials; no
-// epsilon, which only "rstd" and "mean_rstd" take.
+// statistic of a norm gradient): a warp per row, each lane adding the
+// partials it reads (lanes l, l + 32, ...; here ceil(200 / 128) = 2, the
+// lanes past them counting 0), then across the lanes, five xor shuffles;
+// the first lane stores. No epsilon, which only "rstd" and "mean_rstd" take.
 // CHECK-LABEL: func.func @row_dot
 //       CHECK:   coda.gemm
 //       CHECK:     coda.partial_reduce
 //       CHECK:   coda.reduce_partials {{.*}}coda.kernel = @coda_kernels::@row_dot_reduce0
 //       CHECK: gpu.func @row_dot_reduce0
-//       CHECK:   scf.for
-//       CHECK:     arith.addf
+//       CHECK:   llvm.load
+//       CHECK:   arith.select
+//       CHECK:   arith.addf
+// CHECK-COUNT-5:   gpu.shuffle  xor
 //   CHECK-NOT:   math.rsqrt
+//       CHECK:   scf.if
+//       CHECK:     llvm.store
 //       CHECK:   gpu.return
 func.func @row_dot(%dy: tensor<?x64xbf16>, %w: tensor<64x200xbf16>, %z: tensor<?x200xbf16>) -> (tensor<?x200xbf16>, tensor<?x1xf32>) {
   %dz = coda.matmul %dy, %w : (tensor<?x64xbf16>, tensor<64x200xbf16>) -> tensor<?x200xbf16>
