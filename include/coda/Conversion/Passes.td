@@ -101,9 +101,10 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
     An elementwise map left outside every epilogue (an op with a scalar
     form on `[M, N]`, `[N]` and `[M, 1]` operands: a residual sum of the
     backward, a recomputed SwiGLU) gets a kernel `<function>_map<i>`: one
-    CTA per row, 128 threads striding over the columns, f32 math and one
-    rounding. Arguments: M as i32, the operands, the result. Grid: M,
-    block: 128 threads.
+    CTA per row, 128 threads striding over the columns (unrolled, all loads
+    before the stores, where every thread takes the same number of steps,
+    16 at most), f32 math and one rounding. Arguments: M as i32, the
+    operands, the result. Grid: M, block: 128 threads.
 
     A `coda.norm_statistics` (a norm no GEMM produces) becomes
     `<function>_norm<i>`: one warp per row reads the row in column pairs and

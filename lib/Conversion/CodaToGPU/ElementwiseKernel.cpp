@@ -225,10 +225,17 @@ SmallVector<Value> RowProgram::evaluate(Value value, Value column) {
   return values;
 }
 
+/// The most steps over a piece's columns emitted one after the other.
+constexpr int64_t kUnrolledColumnSteps = 16;
+
 /// Loops over the columns of `program`'s root that a thread computes, from
 /// `first` in steps of `step` (one loop per piece of a root concat), with
 /// `body(values, column, iterArgs)` giving the next iteration's values of
-/// the loop-carried `init`; returns their final values.
+/// the loop-carried `init`; returns their final values. A piece that every
+/// thread crosses the same number of times, at most kUnrolledColumnSteps,
+/// is unrolled, and consecutive unrolled pieces have all their steps
+/// evaluated before the first body runs, so that their loads are in
+/// flight together.
 static SmallVector<Value> emitColumnLoops(
     OpBuilder &b, Location loc, RowProgram &program, Value first, int64_t step,
     ValueRange init,
@@ -247,20 +254,42 @@ static SmallVector<Value> emitColumnLoops(
     pieces.push_back({0, RowProgram::getWidth(program.getRoot())});
   }
   SmallVector<Value> carried(init);
+  // The unrolled steps evaluated and not yet given to `body`: every step's
+  // values come before the first body, whose stores could alias the next
+  // step's loads, which would then wait for them.
+  SmallVector<std::pair<SmallVector<Value>, Value>> steps;
+  auto runBodies = [&] {
+    for (auto &[values, column] : steps)
+      carried = body(values, column, carried);
+    steps.clear();
+  };
   for (auto [i, range] : llvm::enumerate(pieces)) {
     unsigned piece = i;
     int64_t start = range.first;
+    int64_t width = range.second - start;
+    auto evaluate = [&](Value column) {
+      return concat ? program.evaluatePiece(concat, piece, start, column)
+                    : program.evaluate(program.getRoot(), column);
+    };
+    if (width % step == 0 && width / step <= kUnrolledColumnSteps) {
+      for (int64_t offset = start; offset < range.second; offset += step) {
+        Value column =
+            arith::AddIOp::create(b, loc, first, program.index(offset));
+        steps.emplace_back(evaluate(column), column);
+      }
+      continue;
+    }
+    runBodies();
     auto loop = scf::ForOp::create(
         b, loc, arith::AddIOp::create(b, loc, first, program.index(start)),
         program.index(range.second), program.index(step), carried,
         [&](OpBuilder &, Location, Value column, ValueRange iterArgs) {
-          SmallVector<Value> values =
-              concat ? program.evaluatePiece(concat, piece, start, column)
-                     : program.evaluate(program.getRoot(), column);
-          scf::YieldOp::create(b, loc, body(values, column, iterArgs));
+          scf::YieldOp::create(b, loc,
+                               body(evaluate(column), column, iterArgs));
         });
     carried = loop.getResults();
   }
+  runBodies();
   return carried;
 }
 

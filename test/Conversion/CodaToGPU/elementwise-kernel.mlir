@@ -81,3 +81,19 @@ func.func @columns(%x: tensor<?x384xbf16>, %cos: tensor<?x32xf32>, %sin: tensor<
   %y = coda.concat %r, %b : (tensor<?x256xbf16>, tensor<?x128xbf16>) -> tensor<?x384xbf16>
   return %y : tensor<?x384xbf16>
 }
+
+// A row that every thread crosses the same number of times (2048 bf16
+// columns: two steps of 128 threads x 8 lanes) is unrolled, both steps'
+// loads issued before the first store.
+// CHECK-LABEL: gpu.func @unrolled_map0(
+//   CHECK-NOT:   scf.for
+// CHECK-COUNT-4:   llvm.load {{.*}} -> vector<8xbf16>
+//   CHECK-NOT:   llvm.load
+// CHECK-COUNT-2:   llvm.store {{.*}} : vector<8xbf16>, !llvm.ptr
+//   CHECK-NOT:   llvm.load
+//       CHECK:   gpu.return
+// PLAN: unrolled_map0 -1 1 128 1 False True ['rows', 'buffer', 'buffer', 'buffer']
+func.func @unrolled(%a: tensor<?x2048xbf16>, %b: tensor<?x2048xbf16>) -> tensor<?x2048xbf16> {
+  %s = coda.add %a, %b : (tensor<?x2048xbf16>, tensor<?x2048xbf16>) -> tensor<?x2048xbf16>
+  return %s : tensor<?x2048xbf16>
+}
