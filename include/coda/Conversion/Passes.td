@@ -102,8 +102,8 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
     form on `[M, N]`, `[N]` and `[M, 1]` operands: a residual sum of the
     backward, a recomputed SwiGLU) gets a kernel `<function>_map<i>`: one
     CTA per row, 128 threads striding over the columns (unrolled, all loads
-    before the stores, where every thread takes the same number of steps,
-    16 at most), f32 math and one rounding. Arguments: M as i32, the
+    before the stores, where every thread takes the same number of steps
+    and they evaluate at most 128 values), f32 math and one rounding. Arguments: M as i32, the
     operands, the result. Grid: M, block: 128 threads.
 
     A `coda.norm_statistics` (a norm no GEMM produces) becomes

@@ -225,17 +225,19 @@ SmallVector<Value> RowProgram::evaluate(Value value, Value column) {
   return values;
 }
 
-/// The most steps over a piece's columns emitted one after the other.
-constexpr int64_t kUnrolledColumnSteps = 16;
+/// The most values a thread evaluates, over unrolled steps, before their
+/// stores or sums (bench/NOTES.md §72: 96 for the backward's z·dz row sum);
+/// more would be held in registers that spill.
+constexpr int64_t kUnrolledValues = 128;
 
 /// Loops over the columns of `program`'s root that a thread computes, from
 /// `first` in steps of `step` (one loop per piece of a root concat), with
 /// `body(values, column, iterArgs)` giving the next iteration's values of
 /// the loop-carried `init`; returns their final values. A piece that every
-/// thread crosses the same number of times, at most kUnrolledColumnSteps,
-/// is unrolled, and consecutive unrolled pieces have all their steps
-/// evaluated before the first body runs, so that their loads are in
-/// flight together.
+/// thread crosses the same number of times is unrolled when its steps
+/// evaluate at most kUnrolledValues values, and consecutive unrolled pieces
+/// have their steps evaluated before the first body runs, as many as that
+/// bound allows, so that their loads are in flight together.
 static SmallVector<Value> emitColumnLoops(
     OpBuilder &b, Location loc, RowProgram &program, Value first, int64_t step,
     ValueRange init,
@@ -258,10 +260,12 @@ static SmallVector<Value> emitColumnLoops(
   // values come before the first body, whose stores could alias the next
   // step's loads, which would then wait for them.
   SmallVector<std::pair<SmallVector<Value>, Value>> steps;
+  int64_t pending = 0;
   auto runBodies = [&] {
     for (auto &[values, column] : steps)
       carried = body(values, column, carried);
     steps.clear();
+    pending = 0;
   };
   for (auto [i, range] : llvm::enumerate(pieces)) {
     unsigned piece = i;
@@ -271,7 +275,11 @@ static SmallVector<Value> emitColumnLoops(
       return concat ? program.evaluatePiece(concat, piece, start, column)
                     : program.evaluate(program.getRoot(), column);
     };
-    if (width % step == 0 && width / step <= kUnrolledColumnSteps) {
+    int64_t values = width / step * program.getLanes();
+    if (width % step == 0 && values <= kUnrolledValues) {
+      if (pending + values > kUnrolledValues)
+        runBodies();
+      pending += values;
       for (int64_t offset = start; offset < range.second; offset += step) {
         Value column =
             arith::AddIOp::create(b, loc, first, program.index(offset));

@@ -97,3 +97,21 @@ func.func @unrolled(%a: tensor<?x2048xbf16>, %b: tensor<?x2048xbf16>) -> tensor<
   %s = coda.add %a, %b : (tensor<?x2048xbf16>, tensor<?x2048xbf16>) -> tensor<?x2048xbf16>
   return %s : tensor<?x2048xbf16>
 }
+
+// Unrolled, 16384 columns would hold 16 steps x 8 values before their
+// stores; 17408 (17 x 8 = 136) pass the 128 a thread may hold, so their
+// columns stay a loop.
+// CHECK-LABEL: gpu.func @unrolled_bound_map0(
+//   CHECK-NOT:   scf.for
+// CHECK-COUNT-32:  llvm.load {{.*}} -> vector<8xbf16>
+//       CHECK:   gpu.return
+// CHECK-LABEL: gpu.func @unrolled_bound_map1(
+//       CHECK:   scf.for %{{.+}} = %{{.+}} to %c17408{{.*}} step %c1024
+//       CHECK:   gpu.return
+func.func @unrolled_bound(%a: tensor<?x16384xbf16>, %b: tensor<?x16384xbf16>,
+                          %c: tensor<?x17408xbf16>, %d: tensor<?x17408xbf16>)
+    -> (tensor<?x16384xbf16>, tensor<?x17408xbf16>) {
+  %s = coda.add %a, %b : (tensor<?x16384xbf16>, tensor<?x16384xbf16>) -> tensor<?x16384xbf16>
+  %t = coda.add %c, %d : (tensor<?x17408xbf16>, tensor<?x17408xbf16>) -> tensor<?x17408xbf16>
+  return %s, %t : tensor<?x16384xbf16>, tensor<?x17408xbf16>
+}
