@@ -17,7 +17,9 @@
 #                                                 # block.py at PAIR_AB_ROWS rows
 #                                                 # (default 4097 16384 32768);
 #                                                 # ends with the kernels side by
-#                                                 # side (bench/profile_compare.py),
+#                                                 # side (bench/profile_compare.py:
+#                                                 # the kernels of at least
+#                                                 # PAIR_AB_MIN_US us, default 100),
 #                                                 # also in LOG_DIR/profiles.md;
 #                                                 # PAIR_AB_PARTS picks the parts
 #                                                 # (default "block profile memcheck
@@ -104,7 +106,8 @@ run)
   [[ $parts == *" profile "* ]] || exit 0
   names=()
   for dir in "$@"; do names+=("$(basename "$dir")"); done
-  python3 "$root/bench/profile_compare.py" "$logs" "${names[@]}" |
+  python3 "$root/bench/profile_compare.py" "$logs" "${names[@]}" \
+      --min-us "${PAIR_AB_MIN_US:-100}" |
     tee "$logs/profiles.md"
   ;;
 *)
