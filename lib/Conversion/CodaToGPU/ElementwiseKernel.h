@@ -36,10 +36,11 @@ constexpr int64_t kRowSumRowsPerBlock = 8;
 /// a slice's offset or half a RoPE head is not a whole number of 16-byte
 /// groups), each element from its operands' elements (broadcast as the op
 /// broadcasts them; a slice's source at the shifted column; the concat
-/// piece's input, one loop per piece; RoPE's element, its partner half a
-/// head away and the row's tables) in f32, rounded once to the result's
-/// type. A map's region is evaluated the same way, op by op from its
-/// operands, without storing what it computes in between. Arguments: the
+/// piece's input, one loop per piece, unrolled with its loads ahead of its
+/// stores where every thread takes the same steps; RoPE's element, its
+/// partner half a head away and the row's tables) in f32, rounded once to
+/// the result's type. A map's region is evaluated the same way, op by op from
+/// its operands, without storing what it computes in between. Arguments: the
 /// row count M as i32, the operands, the result, as pointers. Grid: M CTAs,
 /// block: 128 threads. A map with `row_sum` is evaluated the same way by a
 /// warp per row, 32 lanes of groups, and stores the row's f32 sum: grid
