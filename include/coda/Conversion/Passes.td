@@ -94,7 +94,8 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
     A reduction kernel gives one warp per row, its lanes reading
     consecutive partials: it sums the row's ceil(N / 128) partials into the
     sum or rstd, takes their maximum or log-sum-exp, or combines sums and
-    centered sums of squares into the mean and rstd (kind "mean_rstd").
+    centered sums of squares into the mean and rstd (kind "mean_rstd"); a
+    lane loads at most 32 partials before it adds them.
     Arguments: M as i32, the partials, the results. Grid: ceil(M / 8),
     block: 256 threads.
 
@@ -103,8 +104,9 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
     backward, a recomputed SwiGLU) gets a kernel `<function>_map<i>`: one
     CTA per row, 128 threads striding over the columns (unrolled, all loads
     before the stores, where every thread takes the same number of steps
-    and they evaluate at most 128 values), f32 math and one rounding. Arguments: M as i32, the
-    operands, the result. Grid: M, block: 128 threads.
+    and they evaluate at most 128 values), f32 math and one rounding.
+    Arguments: M as i32, the operands, the result. Grid: M, block: 128
+    threads.
 
     A `coda.norm_statistics` (a norm no GEMM produces) becomes
     `<function>_norm<i>`: one warp per row reads the row in column pairs and

@@ -275,11 +275,11 @@ static SmallVector<Value> emitColumnLoops(
       return concat ? program.evaluatePiece(concat, piece, start, column)
                     : program.evaluate(program.getRoot(), column);
     };
-    int64_t values = width / step * program.getLanes();
-    if (width % step == 0 && values <= kUnrolledValues) {
-      if (pending + values > kUnrolledValues)
+    int64_t pieceValues = width / step * program.getLanes();
+    if (width % step == 0 && pieceValues <= kUnrolledValues) {
+      if (pending + pieceValues > kUnrolledValues)
         runBodies();
-      pending += values;
+      pending += pieceValues;
       for (int64_t offset = start; offset < range.second; offset += step) {
         Value column =
             arith::AddIOp::create(b, loc, first, program.index(offset));

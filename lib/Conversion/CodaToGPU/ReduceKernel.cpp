@@ -65,39 +65,67 @@ void mlir::coda::emitReduceKernel(OpBuilder &b, ReducePartialsOp reduce,
     return getElementAddress(b, loc, base, f32, position);
   };
   // Combines `term(tile, partial values...)` over the row's partials, by
-  // sums or (`max`) by the maximum: lane l takes tiles l, l + 32, ..., all
-  // its loads issued before the first is combined (a lane past the last
-  // tile reads that tile and counts the identity), then the lanes combine
-  // theirs, each lane getting the row's total.
+  // sums or (`max`) by the maximum: lane l takes tiles l, l + 32, ..., in
+  // batches of at most kReduceStepsInFlight, all of a batch's loads issued
+  // before its first term (a lane past the last tile reads that tile and
+  // counts the identity), the batches after one another in a loop when
+  // there are several; then the lanes combine theirs, each lane getting the
+  // row's total.
   auto reduceTiles = [&](function_ref<Value(Value, ArrayRef<Value>)> term,
                          bool max) {
     Value first = arith::MulIOp::create(b, loc, row, index(partials));
     Value identity =
         constant(max ? -std::numeric_limits<double>::infinity() : 0.0);
     int64_t steps = llvm::divideCeil(partials, 32);
-    SmallVector<std::pair<Value, SmallVector<Value>>> loaded;
-    for (int64_t step = 0; step < steps; ++step) {
-      Value tile = arith::AddIOp::create(b, loc, lane, index(32 * step));
-      Value read = arith::MinUIOp::create(b, loc, tile, index(partials - 1));
-      Value position = arith::AddIOp::create(b, loc, first, read);
-      SmallVector<Value> values;
-      for (Value input : inputs)
-        values.push_back(
-            LLVM::LoadOp::create(b, loc, f32, element(input, position)));
-      loaded.emplace_back(tile, std::move(values));
-    }
-    Value total = identity;
-    for (auto [step, tileValues] : llvm::enumerate(loaded)) {
-      auto &[tile, values] = tileValues;
-      Value value = term(tile, values);
-      if (int64_t(step) == steps - 1 && partials % 32 != 0)
-        value = arith::SelectOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tile,
-                                  index(partials)),
-            value, identity);
-      total = max ? arith::MaximumFOp::create(b, loc, total, value).getResult()
-                  : arith::AddFOp::create(b, loc, total, value).getResult();
+    int64_t batchSteps = std::min(steps, kReduceStepsInFlight);
+    int64_t batches = llvm::divideCeil(steps, batchSteps);
+    // One batch from the lane's tile `start`, its steps from `guarded` on
+    // counted only where their tile is one of the row's.
+    auto combineBatch = [&](Value start, int64_t guarded, Value total) {
+      SmallVector<std::pair<Value, SmallVector<Value>>> loaded;
+      for (int64_t step = 0; step < batchSteps; ++step) {
+        Value tile = arith::AddIOp::create(b, loc, start, index(32 * step));
+        Value read = arith::MinUIOp::create(b, loc, tile, index(partials - 1));
+        Value position = arith::AddIOp::create(b, loc, first, read);
+        SmallVector<Value> values;
+        for (Value input : inputs)
+          values.push_back(
+              LLVM::LoadOp::create(b, loc, f32, element(input, position)));
+        loaded.emplace_back(tile, std::move(values));
+      }
+      for (auto [step, tileValues] : llvm::enumerate(loaded)) {
+        auto &[tile, values] = tileValues;
+        Value value = term(tile, values);
+        if (int64_t(step) >= guarded)
+          value = arith::SelectOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tile,
+                                    index(partials)),
+              value, identity);
+        total =
+            max ? arith::MaximumFOp::create(b, loc, total, value).getResult()
+                : arith::AddFOp::create(b, loc, total, value).getResult();
+      }
+      return total;
+    };
+    Value total;
+    if (batches == 1) {
+      total = combineBatch(lane, partials % 32 ? steps - 1 : steps, identity);
+    } else {
+      // Only the last batch may pass the row's last tile.
+      int64_t guarded = partials % (32 * batchSteps) ? 0 : batchSteps;
+      total =
+          scf::ForOp::create(
+              b, loc, index(0), index(batches), index(1), ValueRange{identity},
+              [&](OpBuilder &, Location, Value batch, ValueRange carried) {
+                Value start = arith::AddIOp::create(
+                    b, loc, lane,
+                    arith::MulIOp::create(b, loc, batch,
+                                          index(32 * batchSteps)));
+                scf::YieldOp::create(
+                    b, loc, combineBatch(start, guarded, carried.front()));
+              })
+              .getResult(0);
     }
     return max ? maxAcrossLanes(b, loc, total, {16, 8, 4, 2, 1})
                : sumAcrossLanes(b, loc, total, {16, 8, 4, 2, 1});

@@ -28,3 +28,23 @@ func.func @row_dot(%dy: tensor<?x64xbf16>, %w: tensor<64x200xbf16>, %z: tensor<?
   %s = coda.reduce_partials %p : (tensor<?x?xf32>) -> tensor<?x1xf32>
   return %dz, %s : tensor<?x200xbf16>, tensor<?x1xf32>
 }
+
+// More than 32 partials per lane (140000 columns: 1094 partials, 35 steps
+// of 32 lanes) run as a loop over batches of 32 steps, each batch's 32
+// loads issued before its first sum; every step is counted only where its
+// tile is one of the row's, as the last batch passes the row's last tile.
+// CHECK-LABEL: gpu.func @wide_row_dot_reduce0
+//       CHECK:   scf.for %{{.+}} = %{{.+}} to %c2{{.*}} step
+//       CHECK:     arith.muli %{{.+}}, %c1024
+// CHECK-COUNT-32:    llvm.load
+//   CHECK-NOT:     llvm.load
+// CHECK-COUNT-32:    arith.select
+//       CHECK:     scf.yield
+// CHECK-COUNT-5:   gpu.shuffle  xor
+func.func @wide_row_dot(%dy: tensor<?x64xbf16>, %w: tensor<64x140000xbf16>, %z: tensor<?x140000xbf16>) -> (tensor<?x140000xbf16>, tensor<?x1xf32>) {
+  %dz = coda.matmul %dy, %w : (tensor<?x64xbf16>, tensor<64x140000xbf16>) -> tensor<?x140000xbf16>
+  %zdz = coda.mul %z, %dz : (tensor<?x140000xbf16>, tensor<?x140000xbf16>) -> tensor<?x140000xbf16>
+  %p = coda.partial_reduce %zdz : (tensor<?x140000xbf16>) -> tensor<?x?xf32>
+  %s = coda.reduce_partials %p : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  return %dz, %s : tensor<?x140000xbf16>, tensor<?x1xf32>
+}
