@@ -49,6 +49,7 @@ runs=(
   "test/Runner/linear-grads.mlir bf16 4097 --compare-with-reference --bench"
   "test/Runner/linear-grads.mlir bf16_silu 515 --compare-with-reference"
   "test/Runner/lse-partials.mlir lse 515 --compare-with-reference"
+  "test/Runner/lse-partials.mlir lse_wide 37 --compare-with-reference"
 )
 
 for pair in "${@:3}"; do

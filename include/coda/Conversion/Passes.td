@@ -235,9 +235,13 @@ def CodaPlanKernelsPass : Pass<"coda-plan-kernels", "::mlir::ModuleOp"> {
     * `splits`: for a cooperative weight gradient (`a_layout = "km"`) whose
       epilogue loads nothing through the ring, the most parts (1, 2 or 4)
       its reduction over the rows may be cut into: the fewest whose units
-      keep 90% of 132 SMs busy in every wave, else the fullest; each
-      launch then takes the parts that pay for their partials at its row
-      count. 1 for every other GEMM. A plan may pin it.
+      keep 90% of 132 SMs busy in every wave, else the fullest. For
+      another cooperative GEMM of at least 64 k-tiles, the most parts (up
+      to 8) its last row tile's reduction may be cut into whose split
+      units fit one wave of 132 SMs (`bench/NOTES.md` §73). Each launch
+      then takes the parts that pay for their partials at its row count
+      and grid. 1 for every other GEMM. A plan may pin it (1, 2, 4 or 8,
+      cooperative only).
 
     It also fixes the partial layout that the IR keeps symbolic until now:
     every `coda.partial_reduce` of a GEMM's epilogue, and every

@@ -122,7 +122,7 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
   fields.push_back(builder.getNamedAttr("result_tensor_map_rows",
                                         boxRowsOf(plan.resultsStoredByTma())));
   add("tiles_n", plan.nTiles());
-  // A split weight gradient runs splits units per tile and needs zeroed
+  // A split kernel runs up to splits units per tile and needs zeroed
   // scratch that outlives the launch (its counters return to zero).
   if (plan.splits > 1) {
     add("splits", plan.splits);

@@ -53,17 +53,21 @@
 // both consumers' rows in turn, its results stored from registers
 // (buildEpilogueWarpgroup). Registers: 32, 160, 160 and 160.
 //
-// A weight gradient split over its rows (plan.splits > 1) walks units
-// instead: all tiles of split 0, then of split 1, ...; a unit is its
-// tile's k-tiles [s · kTiles, (s + 1) · kTiles). How many splits (1, 2 or
-// 4, at most plan.splits) each launch chooses from its row count, so that
-// few rows leave it unsplit (chooseSplits). After the mainloop each
+// A split kernel (plan.splits > 1) walks units instead of tiles: first
+// the whole tiles, then the split tiles' units, all tiles of split 0, then
+// of split 1, ...; a split unit is its tile's k-tiles [s · k, (s + 1) · k)
+// for k = ceil(k-tiles / splits). A weight gradient splits every tile; any
+// other GEMM only its last row tile, whose tiles then follow the whole
+// ones (the others keep the grouped order among themselves). How many
+// splits (a power of two up to plan.splits) each launch chooses from its row
+// count and grid (chooseSplits). After a split unit's mainloop each
 // consumer warpgroup counts its arrival at the tile (a device-scope atomic
-// on the kernel's scratch); the first splits - 1 to arrive store their
-// accumulators there and count them stored (fence, atomic), the last waits
-// for that count, adds theirs, zeroes both counters for the next launch
-// and runs the epilogue (SplitMeeting). Only units past their mainloop are
-// waited for.
+// on the kernel's scratch); the first splits - 1 to arrive store the
+// accumulators of their slabs that hold rows and count them stored (fence,
+// atomic) and release their epilogue inputs' ring steps unread; the last
+// waits for that count, adds theirs, zeroes both counters for the next
+// launch and runs the epilogue (SplitMeeting). Only units past their
+// mainloop are waited for.
 //
 // TMA fills rows and columns past the tensors with zeros and clips its
 // stores; the epilogue predicates its other stores.
@@ -106,9 +110,6 @@ constexpr int64_t kGroupRows = 8;
 /// The bytes of one 64-column swizzle atom of an MN-major B box: 64 k-rows
 /// of 128 bytes.
 constexpr int64_t kMNMajorAtomBytes = 64 * 128;
-/// What storing and reading back a split unit's partial accumulators costs,
-/// in k-tiles of its mainloop (bench/NOTES.md §47).
-constexpr int64_t kSplitOverheadKTiles = 8;
 
 namespace {
 /// Builds one kernel; holds the values every part of it uses.
@@ -197,25 +198,65 @@ private:
   /// The hand-off buffer (after the ring), as a shared-memory pointer; a
   /// thread's 16-byte group g is element (g · 128 + thread) · 8 of it.
   Value handOffBuffer();
-  /// The linear tile and the split of the CTA's unit number `ordinal`:
-  /// unit ordinal · gridDim.x + blockIdx.x on even rounds and ordinal ·
-  /// gridDim.x + gridDim.x - 1 - blockIdx.x on odd ones, split-major (every
-  /// tile of split 0 first). The snake gives the last round's units to the
-  /// CTAs that took the previous round's last ones, which past a multiple
-  /// of the tile rows are the cheap tiles of rows past M.
-  std::pair<Value, Value> unitOf(Value ordinal);
+  /// One unit of a CTA's walk: a whole tile or one split of a tile.
+  struct Unit {
+    /// The tile's first row and output column.
+    Value m0, n0;
+    /// The unit's split of its tile (none in a kernel that splits nothing).
+    Value split;
+    /// The unit's k-tiles and its first ring step.
+    Value kTiles, first;
+  };
+  /// Whether `unit` is one split of its tile: every unit of a weight
+  /// gradient; of another GEMM, those of the row tiles past the whole ones.
+  /// Derived where it is used, so that it is not live across the mainloop.
+  Value isSplitUnit(const Unit &unit) {
+    if (plan.reducesRows)
+      return arith::ConstantIntOp::create(b, loc, 1, 1);
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::uge, unit.m0,
+        arith::MulIOp::create(b, loc, wholeRowTiles, index(plan.tileM())));
+  }
+  /// The number of a split unit's tile among the split tiles, where its
+  /// splits meet: its row tile past the whole ones times the column tiles,
+  /// plus its column tile.
+  Value splitTileOf(const Unit &unit) {
+    Value rowTile = arith::SubIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, unit.m0, index(plan.tileM())),
+        wholeRowTiles);
+    return arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, rowTile, index(plan.nTiles())),
+        arith::DivUIOp::create(b, loc, unit.n0, index(kTileN)));
+  }
+  /// The CTA's unit number `ordinal`: linear unit ordinal · gridDim.x +
+  /// blockIdx.x on even rounds and ordinal · gridDim.x + gridDim.x - 1 -
+  /// blockIdx.x on odd ones; the whole tiles first, then the split tiles'
+  /// units split-major (every split tile's split 0 first). The snake gives
+  /// the last round's units to the CTAs that took the previous round's last
+  /// ones, which past a multiple of the tile rows are the cheap tiles of
+  /// rows past M.
+  Unit unitAt(Value ordinal);
   /// The CTA's position in round `round` of the snake.
   Value positionInRound(Value round);
-  /// The splits, of 1, 2 and 4 up to plan.splits, that finish the launch's
-  /// units first: ceil(units / gridDim.x) rounds of ceil(k-tiles / splits)
-  /// + kSplitOverheadKTiles k-tiles each (no overhead unsplit). Few rows
-  /// leave a weight gradient unsplit.
+  /// The splits, a power of two up to plan.splits, that leave the busiest
+  /// CTA the fewest k-tiles, a split unit costing ceil(k-tiles / splits) +
+  /// kSplitOverheadKTiles (none unsplit). Few rows leave a weight gradient
+  /// unsplit, and row counts that fill their last round leave the last row
+  /// tile of another GEMM unsplit.
   Value chooseSplits();
-  /// The first row and output column of linear tile `linear`, numbered
-  /// along M first in groups of kGroupRows row tiles that sweep the N tiles
+  /// The split count of a weight gradient: every tile split alike,
+  /// ceil(units / gridDim.x) rounds.
+  Value chooseRowSplits();
+  /// The split count of another GEMM: the whole tiles' rounds, then the
+  /// last row tile's split units after the last round of whole tiles.
+  Value chooseLastRowSplits();
+  /// The first row and output column of linear tile `linear` of the
+  /// `regionRows` row tiles from row tile `firstRowTile` on, numbered along
+  /// M first in groups of kGroupRows row tiles that sweep the N tiles
   /// together, so that concurrent CTAs share A row blocks and weight boxes
   /// in L2.
-  std::pair<Value, Value> tileOrigin(Value linear);
+  std::pair<Value, Value> tileOrigin(Value linear, Value firstRowTile,
+                                     Value regionRows);
   /// The weight map (a pointer) and first weight row of B box `box` of the
   /// tile at output column `n0` in product `product`.
   std::pair<Value, Value> boxSource(Value n0, int64_t box, unsigned product);
@@ -241,19 +282,18 @@ private:
                                   index(2 * kSwizzledBoxBytes)),
             index(half * kSwizzledBoxBytes)));
   }
-  /// The first ring step of the unit number `ordinal`: units take their
-  /// k-tiles, then their epilogue inputs' steps.
-  Value firstStep(Value ordinal) {
-    return arith::MulIOp::create(
-        b, loc, ordinal,
-        arith::AddIOp::create(b, loc, kTiles, index(plan.epilogueSteps())));
-  }
+  /// The first ring step of the CTA's unit number `ordinal`: units take
+  /// their k-tiles, then their epilogue inputs' steps.
+  Value firstStep(Value ordinal);
   /// The ring step of epilogue input step number `step` (slab-major, then
-  /// input) of the tile whose first step is `first`.
-  Value inputStep(Value first, int64_t step) {
+  /// input) of `unit`.
+  Value inputStep(const Unit &unit, int64_t step) {
     return arith::AddIOp::create(
-        b, loc, first, arith::AddIOp::create(b, loc, kTiles, index(step)));
+        b, loc, unit.first,
+        arith::AddIOp::create(b, loc, unit.kTiles, index(step)));
   }
+  /// Waits for each epilogue input step of `unit` and releases it unread.
+  void releaseInputSteps(const Unit &unit, Value lane);
   /// The first lane of the warp arrives on `empty` for each of `slots`: the
   /// warp is done reading them.
   void releaseSlots(ArrayRef<Value> slots, Value lane);
@@ -262,15 +302,15 @@ private:
     NVVM::SyncWarpOp::create(
         b, loc, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(-1)));
   }
-  /// One tile's mainloop for one consumer: ring steps first .. first +
+  /// One unit's mainloop for one consumer: ring steps first .. first +
   /// kTiles - 1, on the registers of `carried`; the wgmma of the first
   /// `issued` k-tiles (kTiles, or 1 for a consumer whose rows all lie past
   /// M: over TMA's zero rows its accumulators stay zero, and it only waits
   /// for the other k-tiles and releases them). `onIssued` runs once every
   /// wgmma is issued, before the last ones retire. Returns the
   /// accumulators, [slab][box].
-  SmallVector<Value> buildMainloop(Value first, Value issued, Value aRows,
-                                   Value lane, ValueRange carried,
+  SmallVector<Value> buildMainloop(Value first, Value kTiles, Value issued,
+                                   Value aRows, Value lane, ValueRange carried,
                                    function_ref<void()> onIssued);
 
   OpBuilder &b;
@@ -282,14 +322,13 @@ private:
   // Kernel arguments.
   /// Each product's `a` tensor map, as the pointer the kernel receives.
   SmallVector<Value> aMaps;
-  /// The output rows the tiles cover, and the k-tiles of one unit's part
-  /// of the reduction: the row argument and the static K, or for a weight
-  /// gradient the static output rows and ceil(row argument / (64 ·
-  /// splits)).
-  Value rows, kTiles;
-  /// A weight gradient's k-tiles over all its rows, and for a split kernel
-  /// the splits this launch uses (chooseSplits).
-  Value allKTiles, splitCount;
+  /// The output rows the tiles cover, and the k-tiles of a whole tile: the
+  /// row argument and the static K, or for a weight gradient the static
+  /// output rows and ceil(row argument / 64).
+  Value rows, allKTiles;
+  /// The splits this launch uses (chooseSplits) and the k-tiles of a split
+  /// unit, ceil(allKTiles / splitCount).
+  Value splitCount, splitKTiles;
   /// The weights' tensor maps, as the pointers the kernel receives, the
   /// products' one after the other.
   SmallVector<Value> weightMaps;
@@ -305,6 +344,9 @@ private:
   // Values of the setup.
   Value tid, warpgroup, smem, full, empty, turn, handOffFull, handOffEmpty;
   Value rowTiles, tiles, cta, ctas, ctaUnits;
+  /// The row tiles before the split ones (all of them unsplit, none for a
+  /// weight gradient), their tiles, and the tiles that are split.
+  Value wholeRowTiles, wholeTiles, splitTileCount;
 };
 } // namespace
 
@@ -348,8 +390,8 @@ void GemmKernelBuilder::buildSetup() {
   MLIRContext *context = b.getContext();
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   warpgroup = arith::DivUIOp::create(b, loc, tid, index(128));
-  // The CTA's units: ceil(M / tileM) x nTiles tiles, times the splits,
-  // every gridDim.x-th.
+  // The CTA's units: ceil(M / tileM) x nTiles tiles, the split ones
+  // times the splits, every gridDim.x-th.
   rowTiles = arith::DivUIOp::create(
       b, loc, arith::AddIOp::create(b, loc, rows, index(plan.tileM() - 1)),
       index(plan.tileM()));
@@ -357,11 +399,28 @@ void GemmKernelBuilder::buildSetup() {
   cta = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   ctas = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
   splitCount = plan.splits > 1 ? chooseSplits() : index(1);
-  if (plan.reducesRows)
-    kTiles = ceilDiv(allKTiles, splitCount);
+  splitKTiles = ceilDiv(allKTiles, splitCount);
+  if (plan.reducesRows) {
+    wholeRowTiles = index(0);
+  } else if (plan.splits == 1) {
+    wholeRowTiles = rowTiles;
+  } else {
+    // The last row tile is split only when the launch splits at all (so
+    // only where there is a row tile).
+    Value split = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
+                                        splitCount, index(1));
+    wholeRowTiles = arith::SelectOp::create(
+        b, loc, split, arith::SubIOp::create(b, loc, rowTiles, index(1)),
+        rowTiles);
+  }
+  wholeTiles =
+      arith::MulIOp::create(b, loc, wholeRowTiles, index(plan.nTiles()));
+  splitTileCount = arith::SubIOp::create(b, loc, tiles, wholeTiles);
   // Every CTA has a unit in each whole round, and one in the last round
   // where its position there is among the units left.
-  Value units = arith::MulIOp::create(b, loc, tiles, splitCount);
+  Value units = arith::AddIOp::create(
+      b, loc, wholeTiles,
+      arith::MulIOp::create(b, loc, splitTileCount, splitCount));
   Value rounds = arith::DivUIOp::create(b, loc, units, ctas);
   Value inLastRound = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ult, positionInRound(rounds),
@@ -438,6 +497,10 @@ void GemmKernelBuilder::buildSetup() {
 }
 
 Value GemmKernelBuilder::chooseSplits() {
+  return plan.reducesRows ? chooseRowSplits() : chooseLastRowSplits();
+}
+
+Value GemmKernelBuilder::chooseRowSplits() {
   Value best = index(1);
   Value bestCost =
       arith::MulIOp::create(b, loc, ceilDiv(tiles, ctas), allKTiles);
@@ -456,6 +519,55 @@ Value GemmKernelBuilder::chooseSplits() {
   return best;
 }
 
+Value GemmKernelBuilder::chooseLastRowSplits() {
+  auto max = [&](Value x, Value y) {
+    return arith::MaxUIOp::create(b, loc, x, y);
+  };
+  auto mul = [&](Value x, Value y) {
+    return arith::MulIOp::create(b, loc, x, y);
+  };
+  auto add = [&](Value x, Value y) {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  // Past it, a subtraction that would wrap is zero.
+  auto sub = [&](Value x, Value y) {
+    return arith::SubIOp::create(b, loc, max(x, y), y);
+  };
+  Value zero = index(0);
+  Value best = index(1);
+  Value bestCost = mul(ceilDiv(tiles, ctas), allKTiles);
+  // The whole tiles fill `rounds` rounds and `rest` CTAs of one more,
+  // which leaves `idle` CTAs of it to split units.
+  Value whole = mul(sub(rowTiles, index(1)), index(plan.nTiles()));
+  Value rounds = arith::DivUIOp::create(b, loc, whole, ctas);
+  Value rest = arith::RemUIOp::create(b, loc, whole, ctas);
+  Value partial =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rest, zero);
+  Value idle = arith::SelectOp::create(b, loc, partial, sub(ctas, rest), zero);
+  for (int64_t splits = 2; splits <= plan.splits; splits *= 2) {
+    Value unitCost =
+        add(ceilDiv(allKTiles, index(splits)), index(kSplitOverheadKTiles));
+    // The split units past that round. The snake gives the next round's
+    // first units to the CTAs that took split units in it.
+    Value later = sub(index(plan.nTiles() * splits), idle);
+    Value onSplitCtas = mul(unitCost, add(index(1), ceilDiv(later, ctas)));
+    Value onWholeCtas =
+        add(allKTiles, mul(unitCost, ceilDiv(sub(later, idle), ctas)));
+    Value last = arith::SelectOp::create(
+        b, loc, partial, max(onSplitCtas, onWholeCtas),
+        mul(unitCost, ceilDiv(index(plan.nTiles() * splits), ctas)));
+    Value cost = add(mul(rounds, allKTiles), last);
+    Value cheaper = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          cost, bestCost);
+    best = arith::SelectOp::create(b, loc, cheaper, index(splits), best);
+    bestCost = arith::SelectOp::create(b, loc, cheaper, cost, bestCost);
+  }
+  // Without a row tile nothing is split.
+  Value any =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rowTiles, zero);
+  return arith::SelectOp::create(b, loc, any, best, index(1));
+}
+
 Value GemmKernelBuilder::positionInRound(Value round) {
   Value odd = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ne,
@@ -465,26 +577,83 @@ Value GemmKernelBuilder::positionInRound(Value round) {
   return arith::SelectOp::create(b, loc, odd, reversed, cta);
 }
 
-std::pair<Value, Value> GemmKernelBuilder::unitOf(Value ordinal) {
+GemmKernelBuilder::Unit GemmKernelBuilder::unitAt(Value ordinal) {
+  Unit unit;
   Value linear =
       arith::AddIOp::create(b, loc, positionInRound(ordinal),
                             arith::MulIOp::create(b, loc, ordinal, ctas));
-  if (plan.splits == 1)
-    return {linear, index(0)};
-  return {arith::RemUIOp::create(b, loc, linear, tiles),
-          arith::DivUIOp::create(b, loc, linear, tiles)};
+  unit.first = firstStep(ordinal);
+  if (plan.splits == 1) {
+    std::tie(unit.m0, unit.n0) = tileOrigin(linear, index(0), rowTiles);
+    unit.kTiles = allKTiles;
+    return unit;
+  }
+  // A split unit's place past the whole tiles (0 for a whole tile). Both
+  // kinds' tiles are computed and one is selected; divisors that only the
+  // other kind's can make zero are at least 1.
+  auto atLeastOne = [&](Value value) {
+    return arith::MaxUIOp::create(b, loc, value, index(1));
+  };
+  Value isSplit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                        linear, wholeTiles);
+  Value past = arith::SelectOp::create(
+      b, loc, isSplit, arith::SubIOp::create(b, loc, linear, wholeTiles),
+      index(0));
+  Value splitTiles = atLeastOne(splitTileCount);
+  unit.split = arith::DivUIOp::create(b, loc, past, splitTiles);
+  std::tie(unit.m0, unit.n0) = tileOrigin(
+      arith::RemUIOp::create(b, loc, past, splitTiles), wholeRowTiles,
+      atLeastOne(arith::SubIOp::create(b, loc, rowTiles, wholeRowTiles)));
+  unit.kTiles = splitKTiles;
+  if (plan.reducesRows)
+    return unit;
+  auto [wholeM0, wholeN0] =
+      tileOrigin(linear, index(0), atLeastOne(wholeRowTiles));
+  unit.m0 = arith::SelectOp::create(b, loc, isSplit, unit.m0, wholeM0);
+  unit.n0 = arith::SelectOp::create(b, loc, isSplit, unit.n0, wholeN0);
+  unit.kTiles =
+      arith::SelectOp::create(b, loc, isSplit, splitKTiles, allKTiles);
+  return unit;
 }
 
-std::pair<Value, Value> GemmKernelBuilder::tileOrigin(Value linear) {
+Value GemmKernelBuilder::firstStep(Value ordinal) {
+  Value inputSteps = index(plan.epilogueSteps());
+  Value wholeSteps = arith::AddIOp::create(b, loc, allKTiles, inputSteps);
+  Value splitSteps = arith::AddIOp::create(b, loc, splitKTiles, inputSteps);
+  if (plan.splits == 1)
+    return arith::MulIOp::create(b, loc, ordinal, wholeSteps);
+  if (plan.reducesRows)
+    return arith::MulIOp::create(b, loc, ordinal, splitSteps);
+  // The CTA's whole tiles come before its split units: one in each round
+  // of whole tiles, and one in the round they leave partial where its
+  // position there is among them.
+  Value rounds = arith::DivUIOp::create(b, loc, wholeTiles, ctas);
+  Value inPartial = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ult, positionInRound(rounds),
+      arith::RemUIOp::create(b, loc, wholeTiles, ctas));
+  Value ctaWhole = arith::AddIOp::create(
+      b, loc, rounds,
+      arith::SelectOp::create(b, loc, inPartial, index(1), index(0)));
+  Value whole = arith::MinUIOp::create(b, loc, ordinal, ctaWhole);
+  return arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, whole, wholeSteps),
+      arith::MulIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, ordinal, whole), splitSteps));
+}
+
+std::pair<Value, Value> GemmKernelBuilder::tileOrigin(Value linear,
+                                                      Value firstRowTile,
+                                                      Value regionRows) {
   Value perGroup = index(kGroupRows * plan.nTiles());
   Value group = arith::DivUIOp::create(b, loc, linear, perGroup);
-  Value firstRowTile = arith::MulIOp::create(b, loc, group, index(kGroupRows));
+  Value groupStart = arith::MulIOp::create(b, loc, group, index(kGroupRows));
   Value groupRows = arith::MinUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, rowTiles, firstRowTile),
+      b, loc, arith::SubIOp::create(b, loc, regionRows, groupStart),
       index(kGroupRows));
   Value inGroup = arith::RemUIOp::create(b, loc, linear, perGroup);
   Value rowTile = arith::AddIOp::create(
-      b, loc, firstRowTile, arith::RemUIOp::create(b, loc, inGroup, groupRows));
+      b, loc, arith::AddIOp::create(b, loc, firstRowTile, groupStart),
+      arith::RemUIOp::create(b, loc, inGroup, groupRows));
   Value columnTile = arith::DivUIOp::create(b, loc, inGroup, groupRows);
   return {arith::MulIOp::create(b, loc, rowTile, index(plan.tileM())),
           arith::MulIOp::create(b, loc, columnTile, index(kTileN))};
@@ -634,21 +803,21 @@ void GemmKernelBuilder::buildProducer() {
     scf::ForOp::create(
         b, loc, index(0), ctaUnits, index(1), ValueRange(),
         [&](OpBuilder &, Location, Value ordinal, ValueRange) {
-          auto [tile, split] = unitOf(ordinal);
-          Value m0, n0;
-          std::tie(m0, n0) = tileOrigin(tile);
+          Unit unit = unitAt(ordinal);
+          Value m0 = unit.m0, n0 = unit.n0;
           // The unit's first k-tile.
-          Value kStart = arith::MulIOp::create(b, loc, split, kTiles);
+          Value kStart = unit.split ? arith::MulIOp::create(b, loc, unit.split,
+                                                            splitKTiles)
+                                    : index(0);
           SmallVector<SmallVector<std::pair<Value, Value>>> sources(
               aMaps.size());
           for (auto [product, boxes] : llvm::enumerate(sources))
             for (int64_t box = 0; box < plan.boxes; ++box)
               boxes.push_back(boxSource(n0, box, product));
-          Value first = firstStep(ordinal);
           scf::ForOp::create(
-              b, loc, index(0), kTiles, index(1), ValueRange(),
+              b, loc, index(0), unit.kTiles, index(1), ValueRange(),
               [&](OpBuilder &, Location, Value step, ValueRange) {
-                Value g = arith::AddIOp::create(b, loc, first, step);
+                Value g = arith::AddIOp::create(b, loc, unit.first, step);
                 Value slot = fillSlot(g, plan.stageBytes());
                 loadKTile(slot, arith::AddIOp::create(b, loc, kStart, step), m0,
                           sources);
@@ -661,7 +830,7 @@ void GemmKernelBuilder::buildProducer() {
             for (Value map : inputMaps) {
               if (!map)
                 continue;
-              Value slot = fillSlot(inputStep(first, step++), plan.aBoxBytes());
+              Value slot = fillSlot(inputStep(unit, step++), plan.aBoxBytes());
               Type element = cast<nvgpu::TensorMapDescriptorType>(map.getType())
                                  .getTensor()
                                  .getElementType();
@@ -690,8 +859,8 @@ void GemmKernelBuilder::buildProducer() {
 }
 
 SmallVector<Value>
-GemmKernelBuilder::buildMainloop(Value first, Value issued, Value aRows,
-                                 Value lane, ValueRange carried,
+GemmKernelBuilder::buildMainloop(Value first, Value kTiles, Value issued,
+                                 Value aRows, Value lane, ValueRange carried,
                                  function_ref<void()> onIssued) {
   MLIRContext *context = b.getContext();
   auto wgmmaType =
@@ -856,10 +1025,8 @@ void GemmKernelBuilder::buildConsumer() {
             scf::YieldOp::create(b, loc);
           });
         }
-        Value tile = unitOf(ordinal).first;
-        Value m0, n0;
-        std::tie(m0, n0) = tileOrigin(tile);
-        Value first = firstStep(ordinal);
+        Unit unit = unitAt(ordinal);
+        Value m0 = unit.m0, n0 = unit.n0, first = unit.first;
         Value rowBase = arith::AddIOp::create(
             b, loc, arith::AddIOp::create(b, loc, m0, rowOffset), rowInSlab);
         // Loaded before the mainloop, which hides their latency.
@@ -885,10 +1052,11 @@ void GemmKernelBuilder::buildConsumer() {
             b, loc, arith::CmpIPredicate::ult,
             arith::AddIOp::create(b, loc, m0, rowOffset), rows);
         Value issued =
-            arith::SelectOp::create(b, loc, hasRows, kTiles, index(1));
-        SmallVector<Value> accumulators = buildMainloop(
-            first, issued, arith::MulIOp::create(b, loc, rowOffset, index(128)),
-            lane, carried, passTurn);
+            arith::SelectOp::create(b, loc, hasRows, unit.kTiles, index(1));
+        SmallVector<Value> accumulators =
+            buildMainloop(first, unit.kTiles, issued,
+                          arith::MulIOp::create(b, loc, rowOffset, index(128)),
+                          lane, carried, passTurn);
 
         auto runEpilogue = [&](ArrayRef<Value> accumulators) {
           EpilogueFrame frame;
@@ -930,7 +1098,7 @@ void GemmKernelBuilder::buildConsumer() {
             for (auto [input, map] : llvm::enumerate(inputMaps)) {
               if (!map)
                 continue;
-              auto [slot, fill] = ringPosition(inputStep(first, step++));
+              auto [slot, fill] = ringPosition(inputStep(unit, step++));
               waitParity(full, slot, fill);
               slabSlots[slab].push_back(slot);
               Value offset = inputBoxOffset(slot, consumer, 0);
@@ -955,17 +1123,57 @@ void GemmKernelBuilder::buildConsumer() {
         } else if (plan.splits == 1) {
           runEpilogue(accumulators);
         } else {
+          SplitMeeting meeting{scratch,
+                               smem,
+                               splitCount,
+                               splitTileOf(unit),
+                               consumer,
+                               thread,
+                               leader,
+                               barrier,
+                               arith::AddIOp::create(b, loc, m0, rowOffset),
+                               rows};
           Value last;
           SmallVector<Value> combined;
-          std::tie(last, combined) =
-              emitSplitMeeting(b, loc, plan,
-                               SplitMeeting{scratch, smem, splitCount, tile,
-                                            consumer, thread, leader, barrier},
-                               accumulators);
-          scf::IfOp::create(b, loc, last, [&](OpBuilder &, Location) {
-            runEpilogue(combined);
-            scf::YieldOp::create(b, loc);
-          });
+          if (plan.reducesRows) {
+            std::tie(last, combined) =
+                emitSplitMeeting(b, loc, plan, meeting, accumulators);
+          } else {
+            // A whole tile runs the epilogue on its own accumulators.
+            SmallVector<Type> types{b.getI1Type()};
+            for (Value accumulator : accumulators)
+              types.push_back(accumulator.getType());
+            auto meet = scf::IfOp::create(b, loc, types, isSplitUnit(unit),
+                                          /*withElse=*/true);
+            {
+              OpBuilder::InsertionGuard guard(b);
+              b.setInsertionPointToStart(meet.thenBlock());
+              auto [isLast, sums] =
+                  emitSplitMeeting(b, loc, plan, meeting, accumulators);
+              SmallVector<Value> results{isLast};
+              llvm::append_range(results, sums);
+              scf::YieldOp::create(b, loc, results);
+              b.setInsertionPointToStart(meet.elseBlock());
+              results.assign(
+                  {arith::ConstantIntOp::create(b, loc, 1, 1).getResult()});
+              llvm::append_range(results, accumulators);
+              scf::YieldOp::create(b, loc, results);
+            }
+            last = meet.getResult(0);
+            combined.assign(meet.getResults().begin() + 1,
+                            meet.getResults().end());
+          }
+          // The earlier arrivals' epilogue inputs go unread.
+          scf::IfOp::create(
+              b, loc, last,
+              [&](OpBuilder &, Location) {
+                runEpilogue(combined);
+                scf::YieldOp::create(b, loc);
+              },
+              [&](OpBuilder &, Location) {
+                releaseInputSteps(unit, lane);
+                scf::YieldOp::create(b, loc);
+              });
         }
         // The next tile overwrites the registers; nothing is carried, so
         // the epilogue frees them as it goes.
@@ -973,6 +1181,17 @@ void GemmKernelBuilder::buildConsumer() {
       });
   if (plan.stagingColumns || plan.stagesOverInputs())
     OutputStaging::drain(b, loc, leader);
+}
+
+void GemmKernelBuilder::releaseInputSteps(const Unit &unit, Value lane) {
+  if (plan.epilogueSteps() == 0)
+    return;
+  for (int64_t step = 0; step < plan.epilogueSteps(); ++step) {
+    auto [slot, fill] = ringPosition(inputStep(unit, step));
+    waitParity(full, slot, fill);
+    releaseSlots(slot, lane);
+  }
+  reconvergeWarp();
 }
 
 GemmKernelBuilder::FragmentThread GemmKernelBuilder::fragmentThread() {
@@ -1060,8 +1279,8 @@ void GemmKernelBuilder::buildEpilogueWarpgroup() {
   scf::ForOp::create(
       b, loc, index(0), ctaUnits, index(1), ValueRange(),
       [&](OpBuilder &, Location, Value local, ValueRange) {
-        Value m0, n0;
-        std::tie(m0, n0) = tileOrigin(unitOf(local).first);
+        Unit unit = unitAt(local);
+        Value m0 = unit.m0, n0 = unit.n0;
         // One consumer's rows at a time; one copy of the epilogue.
         scf::ForOp::create(
             b, loc, index(0), index(kConsumers), index(1), ValueRange(),
@@ -1160,7 +1379,7 @@ void GemmKernelBuilder::build(StringRef name) {
         index(kTileK));
   } else {
     rows = rowArgument;
-    kTiles = index(plan.kTiles());
+    allKTiles = index(plan.kTiles());
   }
   unsigned inputCount = gemm.getInputs().size();
   inputs = args.slice(maps + 1, inputCount);

@@ -374,35 +374,47 @@ static double getWaveFill(int64_t units) {
   return double(units) / double(waves * kPlannedMultiprocessors);
 }
 
-/// Chooses how many parts a weight gradient's row reduction is split into:
-/// `pinned`, or the fewest of 1, 2 and 4 whose units fill 90% of every
-/// wave (else the fullest). Only a cooperative weight gradient whose
-/// epilogue loads nothing through the ring can be split: its tile count is
-/// static, and only the last split of a tile runs the epilogue.
+/// Chooses how many parts a split reduction is cut into: `pinned`, or for a
+/// weight gradient the fewest of 1, 2 and 4 whose units fill 90% of every
+/// wave (else the fullest), and for another GEMM of at least
+/// kMinLastRowSplitKTiles k-tiles the most (up to 8) whose last row tile's
+/// split units fit one wave. Only the cooperative schedule splits: its
+/// consumers meet at the tile, and only the last split of a tile runs the
+/// epilogue. A weight gradient's epilogue loads nothing through the ring;
+/// another GEMM's split units load the ring inputs each, and the earlier
+/// arrivals release them unread.
 static LogicalResult planSplits(GemmOp gemm, std::optional<int64_t> pinned,
                                 GemmKernelPlan &plan) {
-  bool splittable = plan.reducesRows &&
-                    plan.schedule == GemmSchedule::Cooperative &&
-                    plan.ringInputCount() == 0;
+  bool splittable = plan.schedule == GemmSchedule::Cooperative &&
+                    (!plan.reducesRows || plan.ringInputCount() == 0);
   if (pinned) {
     if (*pinned < 1 || *pinned > kMaxSplits || !llvm::isPowerOf2_64(*pinned))
       return gemm.emitError("coda.plan splits = ")
              << *pinned
-             << "; the generator splits a reduction into 1, 2 or 4 parts";
+             << "; the generator splits a reduction into 1, 2, 4 or 8 parts";
     if (*pinned > 1 && !splittable)
       return gemm.emitError("coda.plan splits = ")
              << *pinned
-             << " needs a weight gradient (a_layout = \"km\") under the "
-                "cooperative schedule whose epilogue loads no input through "
+             << " needs the cooperative schedule, and for a weight gradient "
+                "(a_layout = \"km\") an epilogue that loads no input through "
                 "the ring";
     plan.splits = *pinned;
     return success();
   }
   if (!splittable)
     return success();
+  if (!plan.reducesRows) {
+    int64_t splits = 1;
+    while (splits < kMaxSplits &&
+           plan.nTiles() * splits * 2 <= kPlannedMultiprocessors &&
+           plan.kTiles() >= kMinLastRowSplitKTiles)
+      splits *= 2;
+    plan.splits = splits;
+    return success();
+  }
   int64_t tiles = plan.staticTiles();
   int64_t best = 1;
-  for (int64_t splits = 1; splits <= kMaxSplits; splits *= 2) {
+  for (int64_t splits = 1; splits <= kMaxRowSplits; splits *= 2) {
     if (getWaveFill(tiles * splits) > getWaveFill(tiles * best))
       best = splits;
     if (getWaveFill(tiles * splits) >= 0.9) {

@@ -80,9 +80,17 @@ parseScheduleOptions(Operation *anchor, StringRef schedule, int64_t stages);
 /// The SMs whose waves the planner fills when it splits a reduction: the
 /// H100 SXM's and the H200's.
 constexpr int64_t kPlannedMultiprocessors = 132;
-/// The most parts a weight gradient's row reduction is split into; the
-/// parts are a power of two (1, 2 or 4).
-constexpr int64_t kMaxSplits = 4;
+/// The most parts a reduction is split into; the parts are a power of two
+/// (1, 2, 4 or 8). The planner splits a weight gradient's rows into at
+/// most kMaxRowSplits.
+constexpr int64_t kMaxSplits = 8;
+constexpr int64_t kMaxRowSplits = 4;
+/// What storing and reading back a split unit's partial accumulators costs,
+/// in k-tiles of its mainloop (bench/NOTES.md §47).
+constexpr int64_t kSplitOverheadKTiles = 8;
+/// The fewest k-tiles of a GEMM whose last row tile the planner splits:
+/// shorter reductions lost to the meeting (bench/NOTES.md §73).
+constexpr int64_t kMinLastRowSplitKTiles = 8 * kSplitOverheadKTiles;
 
 /// What the pass options or a `coda.plan` fix about a GEMM's kernel.
 struct GemmPlanChoice {
@@ -90,7 +98,7 @@ struct GemmPlanChoice {
   std::optional<GemmSchedule> schedule;
   /// Ring slots; 0: as many as fit.
   int64_t stages = 0;
-  /// The parts of a weight gradient's row reduction; none: the planner
+  /// The most parts a split reduction is cut into; none: the planner
   /// chooses.
   std::optional<int64_t> splits;
 };
@@ -140,10 +148,11 @@ struct GemmKernelPlan {
   /// per such input: the slab's rows of both consumers, 128 columns, as
   /// four 64 x 64 boxes in the slot's A box.
   SmallVector<bool> ringInputs;
-  /// The most parts a weight gradient's row reduction is split into
-  /// (split-K); each launch takes as many as pay at its row count. A CTA
-  /// takes units (split, tile), split-major, each over
-  /// ceil(k-tiles / splits) k-tiles. Per tile and consumer, the first
+  /// The most parts a reduction is split into (split-K): every tile's, for
+  /// a weight gradient; otherwise the last row tile's, whose tiles then
+  /// follow the whole ones. Each launch takes as many as pay at its row
+  /// count. A split tile runs as units (split, tile), split-major, each
+  /// over ceil(k-tiles / splits) k-tiles. Per tile and consumer, the first
   /// splits - 1 warpgroups to finish store their accumulators to the
   /// kernel's scratch and count them stored; the last adds them and runs
   /// the epilogue.
@@ -208,11 +217,14 @@ struct GemmKernelPlan {
   int64_t staticTiles() const {
     return llvm::divideCeil(outputRows, tileM()) * nTiles();
   }
-  /// The scratch of a split kernel: two 4-byte counters per tile and
-  /// consumer (arrived, stored), padded to 256 bytes, then per tile, split
-  /// slot and consumer one warpgroup's accumulators (64 KiB).
+  /// The tiles a split kernel may split: every tile of a weight gradient,
+  /// else the last row tile's.
+  int64_t splitTiles() const { return reducesRows ? staticTiles() : nTiles(); }
+  /// The scratch of a split kernel: two 4-byte counters per split tile and
+  /// consumer (arrived, stored), padded to 256 bytes, then per split tile,
+  /// split slot and consumer one warpgroup's accumulators (64 KiB).
   int64_t splitCounterBytes() const {
-    return llvm::alignTo(staticTiles() * kConsumers * 2 * 4, 256);
+    return llvm::alignTo(splitTiles() * kConsumers * 2 * 4, 256);
   }
   int64_t partialBytesPerConsumer() const {
     return 128 * slabs * boxes * (kTileN / 2) * 4;
@@ -220,8 +232,8 @@ struct GemmKernelPlan {
   int64_t scratchBytes() const {
     if (splits == 1)
       return 0;
-    return splitCounterBytes() + staticTiles() * (splits - 1) * kConsumers *
-                                     partialBytesPerConsumer();
+    return splitCounterBytes() +
+           splitTiles() * (splits - 1) * kConsumers * partialBytesPerConsumer();
   }
   int64_t threads() const {
     return 128 * (1 + kConsumers + (hasEpilogueWarpgroup() ? 1 : 0));
@@ -255,8 +267,10 @@ struct GemmKernelPlan {
 /// `choice.stages` slots (0: as many as fit in shared memory, at most 8),
 /// and unless `choice.splits` fixes it, a weight gradient's row reduction
 /// split into the fewest parts (1, 2 or 4) that keep 90% of
-/// kPlannedMultiprocessors busy in every wave. Reports on the op (or the
-/// epilogue op at fault) why the generator cannot take it.
+/// kPlannedMultiprocessors busy in every wave, another cooperative GEMM's
+/// last row tile into the most whose split tiles fit one wave
+/// (bench/NOTES.md §73). Reports on the op (or the epilogue op at fault)
+/// why the generator cannot take it.
 FailureOr<GemmKernelPlan> planGemmKernel(GemmOp gemm,
                                          const GemmPlanChoice &choice);
 

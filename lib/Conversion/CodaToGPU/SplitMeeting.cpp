@@ -1,4 +1,4 @@
-//===- SplitMeeting.cpp - split weight gradients meet at a tile -----------===//
+//===- SplitMeeting.cpp - the splits of a tile meet -----------------------===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -103,6 +103,15 @@ std::pair<Value, SmallVector<Value>> mlir::coda::emitSplitMeeting(
   auto registerOf = [](int64_t chunk, int64_t e) {
     return std::make_pair(chunk / 16, 4 * (chunk % 16) + e);
   };
+  // The chunks of a slab, and whether it holds rows: past the rows the
+  // accumulators are zero in every split (TMA's zero rows), or unread.
+  int64_t slabChunks = chunks / plan.slabs;
+  auto hasRows = [&](int64_t slab) -> Value {
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult,
+        arith::AddIOp::create(b, loc, meeting.firstRow, index(64 * slab)),
+        meeting.rows);
+  };
 
   SmallVector<Type> types = llvm::map_to_vector(
       accumulators, [](Value value) { return value.getType(); });
@@ -140,21 +149,37 @@ std::pair<Value, SmallVector<Value>> mlir::coda::emitSplitMeeting(
         index(1), accumulators,
         [&](OpBuilder &, Location, Value slot, ValueRange carried) {
           SmallVector<Value> sums(carried);
-          for (int64_t chunk = 0; chunk < chunks; ++chunk) {
-            Value partial = LLVM::LoadOp::create(
-                b, loc, chunkType,
-                getElementAddress(b, loc, scratch, f32,
-                                  chunkOffset(slot, chunk)),
-                16);
-            for (int64_t e = 0; e < 4; ++e) {
-              auto [accumulator, element] = registerOf(chunk, e);
-              Value &sum = sums[accumulator];
-              Value value = arith::AddFOp::create(
-                  b, loc, LLVM::ExtractValueOp::create(b, loc, sum, element),
-                  LLVM::ExtractElementOp::create(b, loc, partial,
-                                                 i32Constant(int32_t(e))));
-              sum = LLVM::InsertValueOp::create(b, loc, sum, value, element);
+          for (int64_t slab = 0; slab < plan.slabs; ++slab) {
+            // The slab's accumulators, [box].
+            MutableArrayRef<Value> slabSums =
+                MutableArrayRef(sums).slice(slab * plan.boxes, plan.boxes);
+            auto add =
+                scf::IfOp::create(b, loc, ValueRange(slabSums).getTypes(),
+                                  hasRows(slab), /*withElse=*/true);
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPointToStart(add.elseBlock());
+            scf::YieldOp::create(b, loc, ValueRange(slabSums));
+            b.setInsertionPointToStart(add.thenBlock());
+            SmallVector<Value> added(slabSums);
+            for (int64_t chunk = slab * slabChunks;
+                 chunk < (slab + 1) * slabChunks; ++chunk) {
+              Value partial = LLVM::LoadOp::create(
+                  b, loc, chunkType,
+                  getElementAddress(b, loc, scratch, f32,
+                                    chunkOffset(slot, chunk)),
+                  16);
+              for (int64_t e = 0; e < 4; ++e) {
+                auto [accumulator, element] = registerOf(chunk, e);
+                Value &sum = added[accumulator - slab * plan.boxes];
+                Value value = arith::AddFOp::create(
+                    b, loc, LLVM::ExtractValueOp::create(b, loc, sum, element),
+                    LLVM::ExtractElementOp::create(b, loc, partial,
+                                                   i32Constant(int32_t(e))));
+                sum = LLVM::InsertValueOp::create(b, loc, sum, value, element);
+              }
             }
+            scf::YieldOp::create(b, loc, added);
+            llvm::copy(add.getResults(), slabSums.begin());
           }
           scf::YieldOp::create(b, loc, sums);
         });
@@ -166,20 +191,26 @@ std::pair<Value, SmallVector<Value>> mlir::coda::emitSplitMeeting(
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(combine.elseBlock());
     Value slot = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), order);
-    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
-      Value values = LLVM::PoisonOp::create(b, loc, chunkType);
-      for (int64_t e = 0; e < 4; ++e) {
-        auto [accumulator, element] = registerOf(chunk, e);
-        values = LLVM::InsertElementOp::create(
+    for (int64_t slab = 0; slab < plan.slabs; ++slab) {
+      auto store = scf::IfOp::create(b, loc, hasRows(slab));
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(store.thenBlock());
+      for (int64_t chunk = slab * slabChunks; chunk < (slab + 1) * slabChunks;
+           ++chunk) {
+        Value values = LLVM::PoisonOp::create(b, loc, chunkType);
+        for (int64_t e = 0; e < 4; ++e) {
+          auto [accumulator, element] = registerOf(chunk, e);
+          values = LLVM::InsertElementOp::create(
+              b, loc, values,
+              LLVM::ExtractValueOp::create(b, loc, accumulators[accumulator],
+                                           element),
+              i32Constant(int32_t(e)));
+        }
+        LLVM::StoreOp::create(
             b, loc, values,
-            LLVM::ExtractValueOp::create(b, loc, accumulators[accumulator],
-                                         element),
-            i32Constant(int32_t(e)));
+            getElementAddress(b, loc, scratch, f32, chunkOffset(slot, chunk)),
+            16);
       }
-      LLVM::StoreOp::create(
-          b, loc, values,
-          getElementAddress(b, loc, scratch, f32, chunkOffset(slot, chunk)),
-          16);
     }
     meet();
     onLeader([&] {

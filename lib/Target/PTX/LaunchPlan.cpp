@@ -33,10 +33,11 @@
 // A `{"rows": ...}` argument is its own count as an i32, -1 for M (-B for
 // ceil(M / B), as a buffer's first size): the rows
 // a kernel reads, which a weight gradient and a norm gradient's partials
-// reduce over. A weight gradient split over its rows ("splits": S) runs S
-// units per tile (its persistent grid is min(tiles x S, SMs)) and takes a
-// last `{"scratch": bytes}` argument: device memory of that size, zeroed
-// before its first launch and kept for the next ones. A workspace of
+// reduce over. A kernel that splits its reductions ("splits": S, every
+// tile's for a weight gradient, the last row tile's for another GEMM) runs
+// up to S units per tile (its persistent grid is min(tiles x S, SMs)) and
+// takes a last `{"scratch": bytes}` argument: device memory of that size,
+// zeroed before its first launch and kept for the next ones. A workspace of
 // partials has shape [-1, tiles_n]. An op no kernel runs (attention) is a step
 // {"boundary": op name, "operands": [...], "results": [...]} for the caller.
 //

@@ -87,9 +87,9 @@ func.func @plain(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128
 
 // -----
 
-// A pinned split: 1, 2 or 4 parts, of a weight gradient only.
+// A pinned split: 1, 2, 4 or 8 parts, under the cooperative schedule only.
 func.func @three_splits(%dy: tensor<?x256xbf16>, %x: tensor<?x128xbf16>) -> tensor<256x128xbf16> {
-  // expected-error @+1 {{coda.plan splits = 3; the generator splits a reduction into 1, 2 or 4 parts}}
+  // expected-error @+1 {{coda.plan splits = 3; the generator splits a reduction into 1, 2, 4 or 8 parts}}
   %dw = coda.gemm %dy, [%x] {a_layout = "km", b_layout = "kn", coda.plan = {schedule = "cooperative", stages = 4 : i64, splits = 3 : i64}} : (tensor<?x256xbf16>, tensor<?x128xbf16>) -> tensor<256x128xbf16> {
   ^bb0(%acc: tensor<256x128xf32>):
     coda.yield %acc : tensor<256x128xf32>
@@ -102,7 +102,7 @@ func.func @three_splits(%dy: tensor<?x256xbf16>, %x: tensor<?x128xbf16>) -> tens
 // A weight gradient under an epilogue warpgroup is not split: the hand-off
 // has no meeting of the splits' partial accumulators.
 func.func @split_epilogue_warpgroup(%dy: tensor<?x128xbf16>, %x: tensor<?x64xbf16>) -> tensor<128x64xbf16> {
-  // expected-error @+1 {{coda.plan splits = 2 needs a weight gradient (a_layout = "km") under the cooperative schedule whose epilogue loads no input through the ring}}
+  // expected-error @+1 {{coda.plan splits = 2 needs the cooperative schedule, and for a weight gradient (a_layout = "km") an epilogue that loads no input through the ring}}
   %w = coda.gemm %dy, [%x] {a_layout = "km", b_layout = "kn", coda.plan = {schedule = "epilogue-warpgroup", stages = 4 : i64, splits = 2 : i64}} : (tensor<?x128xbf16>, tensor<?x64xbf16>) -> tensor<128x64xbf16> {
   ^bb0(%acc: tensor<128x64xf32>):
     coda.yield %acc : tensor<128x64xf32>
@@ -112,9 +112,10 @@ func.func @split_epilogue_warpgroup(%dy: tensor<?x128xbf16>, %x: tensor<?x64xbf1
 
 // -----
 
-func.func @split_forward(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
-  // expected-error @+1 {{coda.plan splits = 2 needs a weight gradient (a_layout = "km") under the cooperative schedule whose epilogue loads no input through the ring}}
-  %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 4 : i64, splits = 2 : i64}} : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
+// A ping-pong consumer has no partner at its tile to meet.
+func.func @split_pingpong(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
+  // expected-error @+1 {{coda.plan splits = 2 needs the cooperative schedule, and for a weight gradient (a_layout = "km") an epilogue that loads no input through the ring}}
+  %y = coda.gemm %a, [%b] {coda.plan = {schedule = "pingpong", stages = 4 : i64, splits = 2 : i64}} : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
   ^bb0(%acc: tensor<?x128xf32>):
     coda.yield %acc : tensor<?x128xf32>
   }
