@@ -79,8 +79,13 @@ for function in functions:
         grid = "persistent" if k["persistent"] else "grid"
         # 2^31 - 1 rows per tile: one tile row over any row count.
         rows = "all" if k["rows_per_tile"] == 2**31 - 1 else k["rows_per_tile"]
-        # A weight gradient split over its rows: up to `splits` units a tile.
-        split = f", rows split up to {k['splits']}x" if k.get("splits", 1) > 1 else ""
+        # A split kernel runs up to `splits` units a tile: a weight gradient
+        # (its own static rows) splits every tile's reduction over the
+        # function's rows, another GEMM its last row tile's k-tiles.
+        split = ""
+        if k.get("splits", 1) > 1:
+            what = "rows" if k["rows"] > 0 else "last row tile"
+            split = f", {what} split up to {k['splits']}x"
         # Launched while the kernel before it finishes (it waits for it).
         dependent = ", dependent launch" if k.get("dependent_launch") else ""
         print(f"  {k['name']:<16} {k['block']} threads, {rows}-row x "
