@@ -238,6 +238,10 @@ private:
   Unit unitAt(Value ordinal);
   /// The CTA's position in round `round` of the snake.
   Value positionInRound(Value round);
+  /// How many of the first `units` linear units the CTA takes: one in each
+  /// whole round, and one in the last round where its position there is
+  /// among the units left.
+  Value unitsOfCta(Value units);
   /// The splits, a power of two up to plan.splits, that leave the busiest
   /// CTA the fewest k-tiles, a split unit costing ceil(k-tiles / splits) +
   /// kSplitOverheadKTiles (none unsplit). Few rows leave a weight gradient
@@ -247,6 +251,10 @@ private:
   /// The split count of a weight gradient: every tile split alike,
   /// ceil(units / gridDim.x) rounds.
   Value chooseRowSplits();
+  /// Of 1 (costing `unsplitCost`) and each power of two up to plan.splits
+  /// (costing `costOf(splits)`), the splits of the least cost, the first on
+  /// ties.
+  Value cheapestSplits(Value unsplitCost, function_ref<Value(int64_t)> costOf);
   /// The split count of another GEMM: the whole tiles' rounds, then the
   /// last row tile's split units after the last round of whole tiles.
   Value chooseLastRowSplits();
@@ -347,6 +355,9 @@ private:
   /// The row tiles before the split ones (all of them unsplit, none for a
   /// weight gradient), their tiles, and the tiles that are split.
   Value wholeRowTiles, wholeTiles, splitTileCount;
+  /// Of a split GEMM that is not a weight gradient, the whole tiles the CTA
+  /// takes.
+  Value ctaWholeTiles;
 };
 } // namespace
 
@@ -416,18 +427,12 @@ void GemmKernelBuilder::buildSetup() {
   wholeTiles =
       arith::MulIOp::create(b, loc, wholeRowTiles, index(plan.nTiles()));
   splitTileCount = arith::SubIOp::create(b, loc, tiles, wholeTiles);
-  // Every CTA has a unit in each whole round, and one in the last round
-  // where its position there is among the units left.
-  Value units = arith::AddIOp::create(
+  ctaUnits = unitsOfCta(arith::AddIOp::create(
       b, loc, wholeTiles,
-      arith::MulIOp::create(b, loc, splitTileCount, splitCount));
-  Value rounds = arith::DivUIOp::create(b, loc, units, ctas);
-  Value inLastRound = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ult, positionInRound(rounds),
-      arith::RemUIOp::create(b, loc, units, ctas));
-  ctaUnits = arith::AddIOp::create(
-      b, loc, rounds,
-      arith::SelectOp::create(b, loc, inLastRound, index(1), index(0)));
+      arith::MulIOp::create(b, loc, splitTileCount, splitCount)));
+  // A split kernel's CTA takes its whole tiles before its split units.
+  if (plan.splits > 1 && !plan.reducesRows)
+    ctaWholeTiles = unitsOfCta(wholeTiles);
 
   // The dynamic shared memory: an extern array that the PTX declares
   // 1 KiB-aligned (the swizzle atom), so slot offsets are from its start.
@@ -500,23 +505,31 @@ Value GemmKernelBuilder::chooseSplits() {
   return plan.reducesRows ? chooseRowSplits() : chooseLastRowSplits();
 }
 
-Value GemmKernelBuilder::chooseRowSplits() {
+Value GemmKernelBuilder::cheapestSplits(Value unsplitCost,
+                                        function_ref<Value(int64_t)> costOf) {
   Value best = index(1);
-  Value bestCost =
-      arith::MulIOp::create(b, loc, ceilDiv(tiles, ctas), allKTiles);
+  Value bestCost = unsplitCost;
   for (int64_t splits = 2; splits <= plan.splits; splits *= 2) {
-    Value rounds =
-        ceilDiv(arith::MulIOp::create(b, loc, tiles, index(splits)), ctas);
-    Value cost = arith::MulIOp::create(
-        b, loc, rounds,
-        arith::AddIOp::create(b, loc, ceilDiv(allKTiles, index(splits)),
-                              index(kSplitOverheadKTiles)));
+    Value cost = costOf(splits);
     Value cheaper = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                           cost, bestCost);
     best = arith::SelectOp::create(b, loc, cheaper, index(splits), best);
     bestCost = arith::SelectOp::create(b, loc, cheaper, cost, bestCost);
   }
   return best;
+}
+
+Value GemmKernelBuilder::chooseRowSplits() {
+  return cheapestSplits(
+      arith::MulIOp::create(b, loc, ceilDiv(tiles, ctas), allKTiles),
+      [&](int64_t splits) -> Value {
+        Value rounds =
+            ceilDiv(arith::MulIOp::create(b, loc, tiles, index(splits)), ctas);
+        return arith::MulIOp::create(
+            b, loc, rounds,
+            arith::AddIOp::create(b, loc, ceilDiv(allKTiles, index(splits)),
+                                  index(kSplitOverheadKTiles)));
+      });
 }
 
 Value GemmKernelBuilder::chooseLastRowSplits() {
@@ -534,8 +547,6 @@ Value GemmKernelBuilder::chooseLastRowSplits() {
     return arith::SubIOp::create(b, loc, max(x, y), y);
   };
   Value zero = index(0);
-  Value best = index(1);
-  Value bestCost = mul(ceilDiv(tiles, ctas), allKTiles);
   // The whole tiles fill `rounds` rounds and `rest` CTAs of one more,
   // which leaves `idle` CTAs of it to split units.
   Value whole = mul(sub(rowTiles, index(1)), index(plan.nTiles()));
@@ -544,28 +555,35 @@ Value GemmKernelBuilder::chooseLastRowSplits() {
   Value partial =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rest, zero);
   Value idle = arith::SelectOp::create(b, loc, partial, sub(ctas, rest), zero);
-  for (int64_t splits = 2; splits <= plan.splits; splits *= 2) {
-    Value unitCost =
-        add(ceilDiv(allKTiles, index(splits)), index(kSplitOverheadKTiles));
-    // The split units past that round. The snake gives the next round's
-    // first units to the CTAs that took split units in it.
-    Value later = sub(index(plan.nTiles() * splits), idle);
-    Value onSplitCtas = mul(unitCost, add(index(1), ceilDiv(later, ctas)));
-    Value onWholeCtas =
-        add(allKTiles, mul(unitCost, ceilDiv(sub(later, idle), ctas)));
-    Value last = arith::SelectOp::create(
-        b, loc, partial, max(onSplitCtas, onWholeCtas),
-        mul(unitCost, ceilDiv(index(plan.nTiles() * splits), ctas)));
-    Value cost = add(mul(rounds, allKTiles), last);
-    Value cheaper = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          cost, bestCost);
-    best = arith::SelectOp::create(b, loc, cheaper, index(splits), best);
-    bestCost = arith::SelectOp::create(b, loc, cheaper, cost, bestCost);
-  }
+  Value best = cheapestSplits(
+      mul(ceilDiv(tiles, ctas), allKTiles), [&](int64_t splits) -> Value {
+        Value unitCost =
+            add(ceilDiv(allKTiles, index(splits)), index(kSplitOverheadKTiles));
+        // The split units past that round. The snake gives the next round's
+        // first units to the CTAs that took split units in it.
+        Value later = sub(index(plan.nTiles() * splits), idle);
+        Value onSplitCtas = mul(unitCost, add(index(1), ceilDiv(later, ctas)));
+        Value onWholeCtas =
+            add(allKTiles, mul(unitCost, ceilDiv(sub(later, idle), ctas)));
+        Value last = arith::SelectOp::create(
+            b, loc, partial, max(onSplitCtas, onWholeCtas),
+            mul(unitCost, ceilDiv(index(plan.nTiles() * splits), ctas)));
+        return add(mul(rounds, allKTiles), last);
+      });
   // Without a row tile nothing is split.
   Value any =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rowTiles, zero);
   return arith::SelectOp::create(b, loc, any, best, index(1));
+}
+
+Value GemmKernelBuilder::unitsOfCta(Value units) {
+  Value rounds = arith::DivUIOp::create(b, loc, units, ctas);
+  Value inLastRound = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ult, positionInRound(rounds),
+      arith::RemUIOp::create(b, loc, units, ctas));
+  return arith::AddIOp::create(
+      b, loc, rounds,
+      arith::SelectOp::create(b, loc, inLastRound, index(1), index(0)));
 }
 
 Value GemmKernelBuilder::positionInRound(Value round) {
@@ -624,17 +642,8 @@ Value GemmKernelBuilder::firstStep(Value ordinal) {
     return arith::MulIOp::create(b, loc, ordinal, wholeSteps);
   if (plan.reducesRows)
     return arith::MulIOp::create(b, loc, ordinal, splitSteps);
-  // The CTA's whole tiles come before its split units: one in each round
-  // of whole tiles, and one in the round they leave partial where its
-  // position there is among them.
-  Value rounds = arith::DivUIOp::create(b, loc, wholeTiles, ctas);
-  Value inPartial = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ult, positionInRound(rounds),
-      arith::RemUIOp::create(b, loc, wholeTiles, ctas));
-  Value ctaWhole = arith::AddIOp::create(
-      b, loc, rounds,
-      arith::SelectOp::create(b, loc, inPartial, index(1), index(0)));
-  Value whole = arith::MinUIOp::create(b, loc, ordinal, ctaWhole);
+  // The CTA's whole tiles come before its split units.
+  Value whole = arith::MinUIOp::create(b, loc, ordinal, ctaWholeTiles);
   return arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, whole, wholeSteps),
       arith::MulIOp::create(
@@ -1133,36 +1142,28 @@ void GemmKernelBuilder::buildConsumer() {
                                barrier,
                                arith::AddIOp::create(b, loc, m0, rowOffset),
                                rows};
-          Value last;
-          SmallVector<Value> combined;
-          if (plan.reducesRows) {
-            std::tie(last, combined) =
+          // A whole tile runs the epilogue on its own accumulators.
+          SmallVector<Type> types{b.getI1Type()};
+          for (Value accumulator : accumulators)
+            types.push_back(accumulator.getType());
+          auto meet = scf::IfOp::create(b, loc, types, isSplitUnit(unit),
+                                        /*withElse=*/true);
+          {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPointToStart(meet.thenBlock());
+            auto [isLast, sums] =
                 emitSplitMeeting(b, loc, plan, meeting, accumulators);
-          } else {
-            // A whole tile runs the epilogue on its own accumulators.
-            SmallVector<Type> types{b.getI1Type()};
-            for (Value accumulator : accumulators)
-              types.push_back(accumulator.getType());
-            auto meet = scf::IfOp::create(b, loc, types, isSplitUnit(unit),
-                                          /*withElse=*/true);
-            {
-              OpBuilder::InsertionGuard guard(b);
-              b.setInsertionPointToStart(meet.thenBlock());
-              auto [isLast, sums] =
-                  emitSplitMeeting(b, loc, plan, meeting, accumulators);
-              SmallVector<Value> results{isLast};
-              llvm::append_range(results, sums);
-              scf::YieldOp::create(b, loc, results);
-              b.setInsertionPointToStart(meet.elseBlock());
-              results.assign(
-                  {arith::ConstantIntOp::create(b, loc, 1, 1).getResult()});
-              llvm::append_range(results, accumulators);
-              scf::YieldOp::create(b, loc, results);
-            }
-            last = meet.getResult(0);
-            combined.assign(meet.getResults().begin() + 1,
-                            meet.getResults().end());
+            SmallVector<Value> results{isLast};
+            llvm::append_range(results, sums);
+            scf::YieldOp::create(b, loc, results);
+            b.setInsertionPointToStart(meet.elseBlock());
+            results.assign(
+                {arith::ConstantIntOp::create(b, loc, 1, 1).getResult()});
+            llvm::append_range(results, accumulators);
+            scf::YieldOp::create(b, loc, results);
           }
+          Value last = meet.getResult(0);
+          SmallVector<Value> combined(meet.getResults().drop_front());
           // The earlier arrivals' epilogue inputs go unread.
           scf::IfOp::create(
               b, loc, last,
