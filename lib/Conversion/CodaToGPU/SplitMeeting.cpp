@@ -142,31 +142,41 @@ std::pair<Value, SmallVector<Value>> mlir::coda::emitSplitMeeting(
         LLVM::StoreOp::create(b, loc, i32Constant(0), address, 4);
     });
     meet();
-    // One slot at a time (a rolled loop), so that at most one slot's loads
-    // are in flight beside the accumulators.
-    auto slots = scf::ForOp::create(
-        b, loc, index(0), arith::SubIOp::create(b, loc, splitCount, index(1)),
-        index(1), accumulators,
-        [&](OpBuilder &, Location, Value slot, ValueRange carried) {
-          SmallVector<Value> sums(carried);
-          for (int64_t slab = 0; slab < plan.slabs; ++slab) {
-            // The slab's accumulators, [box].
-            MutableArrayRef<Value> slabSums =
-                MutableArrayRef(sums).slice(slab * plan.boxes, plan.boxes);
-            auto add =
-                scf::IfOp::create(b, loc, ValueRange(slabSums).getTypes(),
-                                  hasRows(slab), /*withElse=*/true);
-            OpBuilder::InsertionGuard guard(b);
-            b.setInsertionPointToStart(add.elseBlock());
-            scf::YieldOp::create(b, loc, ValueRange(slabSums));
-            b.setInsertionPointToStart(add.thenBlock());
-            SmallVector<Value> added(slabSums);
-            for (int64_t chunk = slab * slabChunks;
-                 chunk < (slab + 1) * slabChunks; ++chunk) {
+    // Slab by slab, the slabs that hold rows, one slot at a time (a rolled
+    // loop that carries only the slab's accumulators, so that at most one
+    // slot's loads are in flight beside them).
+    SmallVector<Value> sums(accumulators);
+    for (int64_t slab = 0; slab < plan.slabs; ++slab) {
+      // The slab's accumulators, [box].
+      MutableArrayRef<Value> slabSums =
+          MutableArrayRef(sums).slice(slab * plan.boxes, plan.boxes);
+      auto add = scf::IfOp::create(b, loc, ValueRange(slabSums).getTypes(),
+                                   hasRows(slab), /*withElse=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(add.elseBlock());
+      scf::YieldOp::create(b, loc, ValueRange(slabSums));
+      b.setInsertionPointToStart(add.thenBlock());
+      // The address of the slot's first chunk of the slab, carried from
+      // slot to slot: addresses computed from the slot index took LLVM's
+      // loop strength reduction most of a second (bench/NOTES.md §75).
+      int64_t firstChunk = slab * slabChunks;
+      Value start = getElementAddress(b, loc, scratch, f32,
+                                      chunkOffset(index(0), firstChunk));
+      SmallVector<Value> initial(slabSums);
+      initial.push_back(start);
+      int64_t slotStride = kConsumers * plan.partialBytesPerConsumer() / 4;
+      auto slots = scf::ForOp::create(
+          b, loc, index(0), arith::SubIOp::create(b, loc, splitCount, index(1)),
+          index(1), initial,
+          [&](OpBuilder &, Location, Value, ValueRange carried) {
+            SmallVector<Value> added(carried.drop_back());
+            Value slotStart = carried.back();
+            for (int64_t chunk = firstChunk; chunk < firstChunk + slabChunks;
+                 ++chunk) {
               Value partial = LLVM::LoadOp::create(
                   b, loc, chunkType,
-                  getElementAddress(b, loc, scratch, f32,
-                                    chunkOffset(slot, chunk)),
+                  getElementAddress(b, loc, slotStart, f32,
+                                    index((chunk - firstChunk) * 128 * 4)),
                   16);
               for (int64_t e = 0; e < 4; ++e) {
                 auto [accumulator, element] = registerOf(chunk, e);
@@ -178,13 +188,15 @@ std::pair<Value, SmallVector<Value>> mlir::coda::emitSplitMeeting(
                 sum = LLVM::InsertValueOp::create(b, loc, sum, value, element);
               }
             }
+            added.push_back(
+                getElementAddress(b, loc, slotStart, f32, index(slotStride)));
             scf::YieldOp::create(b, loc, added);
-            llvm::copy(add.getResults(), slabSums.begin());
-          }
-          scf::YieldOp::create(b, loc, sums);
-        });
-    keepRolled(slots);
-    scf::YieldOp::create(b, loc, slots.getResults());
+          });
+      keepRolled(slots);
+      scf::YieldOp::create(b, loc, slots.getResults().drop_back());
+      llvm::copy(add.getResults(), slabSums.begin());
+    }
+    scf::YieldOp::create(b, loc, sums);
   }
   {
     // An earlier arrival: store the accumulators, then count them.

@@ -31,7 +31,14 @@
 //       CHECK:     llvm.atomicrmw add %{{.*}}, %{{.*}} syncscope("device") monotonic
 //       CHECK:     llvm.load %{{.*}} atomic syncscope("device") acquire
 //       CHECK:     scf.if %{{.*}} -> (!llvm.struct
-//       CHECK:       llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr -> vector<4xf32>
+// The slab's loop over the slots carries the slot's address and steps it
+// by a slot (2 consumers x 64 KiB of f32).
+//       CHECK:       scf.for %{{.*}} iter_args(%{{.*}}, %[[SLOT:.+]] = %{{.*}}) -> (!llvm.struct<{{.*}}>, !llvm.ptr)
+//       CHECK:         llvm.getelementptr %[[SLOT]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+//       CHECK:         llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr -> vector<4xf32>
+//       CHECK:         %[[STEP:.+]] = arith.constant 32768 : index
+//       CHECK:         %[[NEXT:.+]] = llvm.getelementptr %[[SLOT]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+//       CHECK:         scf.yield %{{.*}}, %[[NEXT]]
 //       CHECK:     scf.if %{{.*}} {
 //       CHECK:       llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr
 //       CHECK:     llvm.fence syncscope("device") release
