@@ -19,8 +19,10 @@ constexpr int64_t kNormGradientThreads = 32;
 /// Rows of x per CTA of an RMSNorm kernel: a warp per row.
 constexpr int64_t kNormRowsPerBlock = 4;
 
-/// Threads of a sum_rows CTA: 8 warps, whose lanes cover 32 columns.
-constexpr int64_t kSumRowsThreads = 256;
+/// Threads of a sum_rows CTA: 32 warps, whose lanes cover 32 columns (a
+/// CTA per 32 columns leaves most SMs idle, so each keeps 32 warps' loads
+/// in flight).
+constexpr int64_t kSumRowsThreads = 1024;
 constexpr int64_t kSumRowsColumns = 32;
 
 /// Returns true for the ops these kernels run: coda.rms_norm,

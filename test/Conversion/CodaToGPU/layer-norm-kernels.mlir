@@ -33,8 +33,8 @@
 // The partials' grid is their rows; the gradient's rows argument is M.
 // PLAN: layer_norms_rows0 coda.layer_norm -1 4 128 1 [-1, 'arg0', 'arg1', 'arg2', 't0']
 // PLAN: layer_norms_rows1 coda.layer_norm_grad_partials 1056 1 32 1 [-1, 'arg0', 'arg1', 'arg3', 'arg4', 't1', 't2', 't3']
-// PLAN: layer_norms_rows2 coda.sum_rows 1056 1056 256 24 [1056, 't1', 't4']
-// PLAN: layer_norms_rows3 coda.sum_rows 1056 1056 256 24 [1056, 't2', 't5']
+// PLAN: layer_norms_rows2 coda.sum_rows 1056 1056 1024 24 [1056, 't1', 't4']
+// PLAN: layer_norms_rows3 coda.sum_rows 1056 1056 1024 24 [1056, 't2', 't5']
 func.func @layer_norms(%x: tensor<?x768xbf16>, %g: tensor<768xbf16>, %b: tensor<768xbf16>, %dy: tensor<?x768xbf16>, %r: tensor<?x768xbf16>)
     -> (tensor<?x768xbf16>, tensor<?x768xbf16>, tensor<768xbf16>, tensor<768xbf16>) {
   %h = coda.layer_norm %x, %g, %b {epsilon = 1.0e-05 : f32} : (tensor<?x768xbf16>, tensor<768xbf16>, tensor<768xbf16>) -> tensor<?x768xbf16>

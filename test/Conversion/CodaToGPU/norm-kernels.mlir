@@ -13,7 +13,7 @@
 // dgamma sums carried in registers and stored as one partial row.
 //       CHECK:   coda.rms_norm_grad_partials {{.*}}coda.kernel = @coda_kernels::@norms_rows1, coda.launch = {block = 32 : i64, dependent_launch = true, persistent = false, rows_per_tile = 1 : i64, shared_bytes = 0 : i64, tiles_n = 1 : i64}
 // The partials' sum: a CTA of 8 warps per 32 columns.
-//       CHECK:   coda.sum_rows {{.*}}coda.kernel = @coda_kernels::@norms_rows2, coda.launch = {block = 256 : i64, dependent_launch = true, persistent = false, rows_per_tile = 1056 : i64, shared_bytes = 0 : i64, tiles_n = 16 : i64}
+//       CHECK:   coda.sum_rows {{.*}}coda.kernel = @coda_kernels::@norms_rows2, coda.launch = {block = 1024 : i64, dependent_launch = true, persistent = false, rows_per_tile = 1056 : i64, shared_bytes = 0 : i64, tiles_n = 16 : i64}
 //       CHECK: gpu.func @norms_rows0(%{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 //       CHECK:   llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr -> vector<8xbf16>
 //       CHECK:   gpu.shuffle  xor
@@ -25,7 +25,7 @@
 //       CHECK:     llvm.store {{.*}} : vector<8xbf16>, !llvm.ptr
 //       CHECK:     scf.yield
 //       CHECK:   llvm.store {{.*}} {alignment = 32 : i64} : vector<8xf32>, !llvm.ptr
-//       CHECK: gpu.func @norms_rows2(%{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) workgroup(%{{.+}} : memref<8x32xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+//       CHECK: gpu.func @norms_rows2(%{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) workgroup(%{{.+}} : memref<32x32xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 1024, 1, 1>}
 //       CHECK:   gpu.block_id  y
 //       CHECK:   scf.for
 //       CHECK:   gpu.barrier
@@ -33,7 +33,7 @@
 // The partials' grid is their rows; the gradient's rows argument is M.
 // PLAN: norms_rows0 coda.rms_norm -1 4 128 1 [-1, 'arg0', 'arg1', 't0']
 // PLAN: norms_rows1 coda.rms_norm_grad_partials 1056 1 32 1 [-1, 'arg0', 'arg1', 'arg2', 'arg3', 't1', 't2']
-// PLAN: norms_rows2 coda.sum_rows 1056 1056 256 16 [1056, 't1', 't3']
+// PLAN: norms_rows2 coda.sum_rows 1056 1056 1024 16 [1056, 't1', 't3']
 func.func @norms(%x: tensor<?x512xbf16>, %g: tensor<512xbf16>, %dy: tensor<?x512xbf16>, %r: tensor<?x512xbf16>)
     -> (tensor<?x512xbf16>, tensor<?x512xbf16>, tensor<512xbf16>) {
   %h = coda.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : (tensor<?x512xbf16>, tensor<512xbf16>) -> tensor<?x512xbf16>
