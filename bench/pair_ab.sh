@@ -28,6 +28,9 @@
 #                                                 # PAIR_AB_BLOCK_RUNS=N runs block.py
 #                                                 # N times per pair, alternating
 #                                                 # (logs in LOG_DIR/NAME/runI)
+#                                                 # and their spread per pair
+#                                                 # (bench/block_summary.py,
+#                                                 # LOG_DIR/block_summary.md)
 #
 # To compare two compilers, build each and run `build` into its own DIR.
 set -euo pipefail
@@ -71,6 +74,14 @@ run)
       tail -5 "$out/block.log"
     done
   done
+  # The block.py processes of every pair: the least, median and greatest
+  # CODA / floor ratio per row count.
+  names=()
+  for dir in "$@"; do names+=("$(basename "$dir")"); done
+  if [[ $parts == *" block "* ]]; then
+    python3 "$root/bench/block_summary.py" "$logs" "${names[@]}" |
+      tee "$logs/block_summary.md" || echo "block_summary.py: a pair failed"
+  fi
   # The kernel profiles twice, alternating pairs, the second round in the
   # reverse order (whichever runs second in a round runs hotter or cooler),
   # so their spread shows.
@@ -104,8 +115,6 @@ run)
   done
   # The kernels of every pair side by side, round by round.
   [[ $parts == *" profile "* ]] || exit 0
-  names=()
-  for dir in "$@"; do names+=("$(basename "$dir")"); done
   python3 "$root/bench/profile_compare.py" "$logs" "${names[@]}" \
       --min-us "${PAIR_AB_MIN_US:-100}" |
     tee "$logs/profiles.md"
