@@ -3,10 +3,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // A persistent CTA of three warpgroups (four with an epilogue warpgroup)
-// walks output tiles in rounds of gridDim.x, taking tile blockIdx.x of the
-// even rounds and gridDim.x - 1 - blockIdx.x of the odd ones (each
-// plan.tileM() rows by 128 output columns of `a · bᵀ`, in the grouped order
-// of `tileOrigin`):
+// walks output tiles (each plan.tileM() rows by 128 output columns of
+// `a · bᵀ`) in the order of its TileSchedule: rounds of gridDim.x, tile
+// blockIdx.x of the even rounds and gridDim.x - 1 - blockIdx.x of the odd
+// ones, in a grouped order:
 //
 //   warpgroup 0, the producer, gives up registers (setmaxnreg 24); its
 //   first thread walks the tiles' k-tiles in one sequence g: it waits until
@@ -60,7 +60,7 @@
 // other GEMM only its last row tile, whose tiles then follow the whole
 // ones (the others keep the grouped order among themselves). How many
 // splits (a power of two up to plan.splits) each launch chooses from its row
-// count and grid (chooseSplits). After a split unit's mainloop each
+// count and grid (TileSchedule). After a split unit's mainloop each
 // consumer warpgroup counts its arrival at the tile (a device-scope atomic
 // on the kernel's scratch); the first splits - 1 to arrive store the
 // accumulators of their slabs that hold rows and count them stored (fence,
@@ -79,6 +79,7 @@
 #include "EpilogueEmitter.h"
 #include "KernelFunction.h"
 #include "SplitMeeting.h"
+#include "TileSchedule.h"
 #include "VectorAccess.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -88,6 +89,8 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/TypeUtilities.h"
+
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::coda;
@@ -105,8 +108,6 @@ constexpr int32_t kEpilogueRegisters = 160;
 /// The accumulator values a thread moves through the hand-off buffer in one
 /// 16-byte access.
 constexpr int64_t kHandOffGroup = 8;
-/// Row tiles that sweep the N tiles together (the tile-order swizzle).
-constexpr int64_t kGroupRows = 8;
 /// The bytes of one 64-column swizzle atom of an MN-major B box: 64 k-rows
 /// of 128 bytes.
 constexpr int64_t kMNMajorAtomBytes = 64 * 128;
@@ -126,14 +127,6 @@ private:
   }
   Value i64(int64_t value) {
     return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(value));
-  }
-  /// ceil(value / divisor) of two indices.
-  Value ceilDiv(Value value, Value divisor) {
-    return arith::DivUIOp::create(
-        b, loc,
-        arith::AddIOp::create(b, loc, value,
-                              arith::SubIOp::create(b, loc, divisor, index(1))),
-        divisor);
   }
   /// A box of `rows` rows by 64 columns (of `element`, the operands' type
   /// by default) in shared memory.
@@ -198,73 +191,6 @@ private:
   /// The hand-off buffer (after the ring), as a shared-memory pointer; a
   /// thread's 16-byte group g is element (g · 128 + thread) · 8 of it.
   Value handOffBuffer();
-  /// One unit of a CTA's walk: a whole tile or one split of a tile.
-  struct Unit {
-    /// The tile's first row and output column.
-    Value m0, n0;
-    /// The unit's split of its tile (none in a kernel that splits nothing).
-    Value split;
-    /// The unit's k-tiles and its first ring step.
-    Value kTiles, first;
-  };
-  /// Whether `unit` is one split of its tile: every unit of a weight
-  /// gradient; of another GEMM, those of the row tiles past the whole ones.
-  /// Derived where it is used, so that it is not live across the mainloop.
-  Value isSplitUnit(const Unit &unit) {
-    if (plan.reducesRows)
-      return arith::ConstantIntOp::create(b, loc, 1, 1);
-    return arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::uge, unit.m0,
-        arith::MulIOp::create(b, loc, wholeRowTiles, index(plan.tileM())));
-  }
-  /// The number of a split unit's tile among the split tiles, where its
-  /// splits meet: its row tile past the whole ones times the column tiles,
-  /// plus its column tile.
-  Value splitTileOf(const Unit &unit) {
-    Value rowTile = arith::SubIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, unit.m0, index(plan.tileM())),
-        wholeRowTiles);
-    return arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, rowTile, index(plan.nTiles())),
-        arith::DivUIOp::create(b, loc, unit.n0, index(kTileN)));
-  }
-  /// The CTA's unit number `ordinal`: linear unit ordinal · gridDim.x +
-  /// blockIdx.x on even rounds and ordinal · gridDim.x + gridDim.x - 1 -
-  /// blockIdx.x on odd ones; the whole tiles first, then the split tiles'
-  /// units split-major (every split tile's split 0 first). The snake gives
-  /// the last round's units to the CTAs that took the previous round's last
-  /// ones, which past a multiple of the tile rows are the cheap tiles of
-  /// rows past M.
-  Unit unitAt(Value ordinal);
-  /// The CTA's position in round `round` of the snake.
-  Value positionInRound(Value round);
-  /// How many of the first `units` linear units the CTA takes: one in each
-  /// whole round, and one in the last round where its position there is
-  /// among the units left.
-  Value unitsOfCta(Value units);
-  /// The splits, a power of two up to plan.splits, that leave the busiest
-  /// CTA the fewest k-tiles, a split unit costing ceil(k-tiles / splits) +
-  /// kSplitOverheadKTiles (none unsplit). Few rows leave a weight gradient
-  /// unsplit, and row counts that fill their last round leave the last row
-  /// tile of another GEMM unsplit.
-  Value chooseSplits();
-  /// The split count of a weight gradient: every tile split alike,
-  /// ceil(units / gridDim.x) rounds.
-  Value chooseRowSplits();
-  /// Of 1 (costing `unsplitCost`) and each power of two up to plan.splits
-  /// (costing `costOf(splits)`), the splits of the least cost, the first on
-  /// ties.
-  Value cheapestSplits(Value unsplitCost, function_ref<Value(int64_t)> costOf);
-  /// The split count of another GEMM: the whole tiles' rounds, then the
-  /// last row tile's split units after the last round of whole tiles.
-  Value chooseLastRowSplits();
-  /// The first row and output column of linear tile `linear` of the
-  /// `regionRows` row tiles from row tile `firstRowTile` on, numbered along
-  /// M first in groups of kGroupRows row tiles that sweep the N tiles
-  /// together, so that concurrent CTAs share A row blocks and weight boxes
-  /// in L2.
-  std::pair<Value, Value> tileOrigin(Value linear, Value firstRowTile,
-                                     Value regionRows);
   /// The weight map (a pointer) and first weight row of B box `box` of the
   /// tile at output column `n0` in product `product`.
   std::pair<Value, Value> boxSource(Value n0, int64_t box, unsigned product);
@@ -290,18 +216,15 @@ private:
                                   index(2 * kSwizzledBoxBytes)),
             index(half * kSwizzledBoxBytes)));
   }
-  /// The first ring step of the CTA's unit number `ordinal`: units take
-  /// their k-tiles, then their epilogue inputs' steps.
-  Value firstStep(Value ordinal);
   /// The ring step of epilogue input step number `step` (slab-major, then
   /// input) of `unit`.
-  Value inputStep(const Unit &unit, int64_t step) {
+  Value inputStep(const TileSchedule::Unit &unit, int64_t step) {
     return arith::AddIOp::create(
         b, loc, unit.first,
         arith::AddIOp::create(b, loc, unit.kTiles, index(step)));
   }
   /// Waits for each epilogue input step of `unit` and releases it unread.
-  void releaseInputSteps(const Unit &unit, Value lane);
+  void releaseInputSteps(const TileSchedule::Unit &unit, Value lane);
   /// The first lane of the warp arrives on `empty` for each of `slots`: the
   /// warp is done reading them.
   void releaseSlots(ArrayRef<Value> slots, Value lane);
@@ -334,9 +257,6 @@ private:
   /// row argument and the static K, or for a weight gradient the static
   /// output rows and ceil(row argument / 64).
   Value rows, allKTiles;
-  /// The splits this launch uses (chooseSplits) and the k-tiles of a split
-  /// unit, ceil(allKTiles / splitCount).
-  Value splitCount, splitKTiles;
   /// The weights' tensor maps, as the pointers the kernel receives, the
   /// products' one after the other.
   SmallVector<Value> weightMaps;
@@ -351,13 +271,8 @@ private:
   Value scratch;
   // Values of the setup.
   Value tid, warpgroup, smem, full, empty, turn, handOffFull, handOffEmpty;
-  Value rowTiles, tiles, cta, ctas, ctaUnits;
-  /// The row tiles before the split ones (all of them unsplit, none for a
-  /// weight gradient), their tiles, and the tiles that are split.
-  Value wholeRowTiles, wholeTiles, splitTileCount;
-  /// Of a split GEMM that is not a weight gradient, the whole tiles the CTA
-  /// takes.
-  Value ctaWholeTiles;
+  /// The CTA's units and their order (built by buildSetup).
+  std::optional<TileSchedule> schedule;
 };
 } // namespace
 
@@ -401,38 +316,7 @@ void GemmKernelBuilder::buildSetup() {
   MLIRContext *context = b.getContext();
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   warpgroup = arith::DivUIOp::create(b, loc, tid, index(128));
-  // The CTA's units: ceil(M / tileM) x nTiles tiles, the split ones
-  // times the splits, every gridDim.x-th.
-  rowTiles = arith::DivUIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, rows, index(plan.tileM() - 1)),
-      index(plan.tileM()));
-  tiles = arith::MulIOp::create(b, loc, rowTiles, index(plan.nTiles()));
-  cta = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  ctas = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-  splitCount = plan.splits > 1 ? chooseSplits() : index(1);
-  splitKTiles = ceilDiv(allKTiles, splitCount);
-  if (plan.reducesRows) {
-    wholeRowTiles = index(0);
-  } else if (plan.splits == 1) {
-    wholeRowTiles = rowTiles;
-  } else {
-    // The last row tile is split only when the launch splits at all (so
-    // only where there is a row tile).
-    Value split = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
-                                        splitCount, index(1));
-    wholeRowTiles = arith::SelectOp::create(
-        b, loc, split, arith::SubIOp::create(b, loc, rowTiles, index(1)),
-        rowTiles);
-  }
-  wholeTiles =
-      arith::MulIOp::create(b, loc, wholeRowTiles, index(plan.nTiles()));
-  splitTileCount = arith::SubIOp::create(b, loc, tiles, wholeTiles);
-  ctaUnits = unitsOfCta(arith::AddIOp::create(
-      b, loc, wholeTiles,
-      arith::MulIOp::create(b, loc, splitTileCount, splitCount)));
-  // A split kernel's CTA takes its whole tiles before its split units.
-  if (plan.splits > 1 && !plan.reducesRows)
-    ctaWholeTiles = unitsOfCta(wholeTiles);
+  schedule.emplace(b, loc, plan, rows, allKTiles);
 
   // The dynamic shared memory: an extern array that the PTX declares
   // 1 KiB-aligned (the swizzle atom), so slot offsets are from its start.
@@ -499,173 +383,6 @@ void GemmKernelBuilder::buildSetup() {
   });
   NVVM::FenceMbarrierInitOp::create(b, loc);
   gpu::BarrierOp::create(b, loc);
-}
-
-Value GemmKernelBuilder::chooseSplits() {
-  return plan.reducesRows ? chooseRowSplits() : chooseLastRowSplits();
-}
-
-Value GemmKernelBuilder::cheapestSplits(Value unsplitCost,
-                                        function_ref<Value(int64_t)> costOf) {
-  Value best = index(1);
-  Value bestCost = unsplitCost;
-  for (int64_t splits = 2; splits <= plan.splits; splits *= 2) {
-    Value cost = costOf(splits);
-    Value cheaper = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          cost, bestCost);
-    best = arith::SelectOp::create(b, loc, cheaper, index(splits), best);
-    bestCost = arith::SelectOp::create(b, loc, cheaper, cost, bestCost);
-  }
-  return best;
-}
-
-Value GemmKernelBuilder::chooseRowSplits() {
-  return cheapestSplits(
-      arith::MulIOp::create(b, loc, ceilDiv(tiles, ctas), allKTiles),
-      [&](int64_t splits) -> Value {
-        Value rounds =
-            ceilDiv(arith::MulIOp::create(b, loc, tiles, index(splits)), ctas);
-        return arith::MulIOp::create(
-            b, loc, rounds,
-            arith::AddIOp::create(b, loc, ceilDiv(allKTiles, index(splits)),
-                                  index(kSplitOverheadKTiles)));
-      });
-}
-
-Value GemmKernelBuilder::chooseLastRowSplits() {
-  auto max = [&](Value x, Value y) {
-    return arith::MaxUIOp::create(b, loc, x, y);
-  };
-  auto mul = [&](Value x, Value y) {
-    return arith::MulIOp::create(b, loc, x, y);
-  };
-  auto add = [&](Value x, Value y) {
-    return arith::AddIOp::create(b, loc, x, y);
-  };
-  // Past it, a subtraction that would wrap is zero.
-  auto sub = [&](Value x, Value y) {
-    return arith::SubIOp::create(b, loc, max(x, y), y);
-  };
-  Value zero = index(0);
-  // The whole tiles fill `rounds` rounds and `rest` CTAs of one more,
-  // which leaves `idle` CTAs of it to split units.
-  Value whole = mul(sub(rowTiles, index(1)), index(plan.nTiles()));
-  Value rounds = arith::DivUIOp::create(b, loc, whole, ctas);
-  Value rest = arith::RemUIOp::create(b, loc, whole, ctas);
-  Value partial =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rest, zero);
-  Value idle = arith::SelectOp::create(b, loc, partial, sub(ctas, rest), zero);
-  Value best = cheapestSplits(
-      mul(ceilDiv(tiles, ctas), allKTiles), [&](int64_t splits) -> Value {
-        Value unitCost =
-            add(ceilDiv(allKTiles, index(splits)), index(kSplitOverheadKTiles));
-        // The split units past that round. The snake gives the next round's
-        // first units to the CTAs that took split units in it.
-        Value later = sub(index(plan.nTiles() * splits), idle);
-        Value onSplitCtas = mul(unitCost, add(index(1), ceilDiv(later, ctas)));
-        Value onWholeCtas =
-            add(allKTiles, mul(unitCost, ceilDiv(sub(later, idle), ctas)));
-        Value last = arith::SelectOp::create(
-            b, loc, partial, max(onSplitCtas, onWholeCtas),
-            mul(unitCost, ceilDiv(index(plan.nTiles() * splits), ctas)));
-        return add(mul(rounds, allKTiles), last);
-      });
-  // Without a row tile nothing is split.
-  Value any =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rowTiles, zero);
-  return arith::SelectOp::create(b, loc, any, best, index(1));
-}
-
-Value GemmKernelBuilder::unitsOfCta(Value units) {
-  Value rounds = arith::DivUIOp::create(b, loc, units, ctas);
-  Value inLastRound = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ult, positionInRound(rounds),
-      arith::RemUIOp::create(b, loc, units, ctas));
-  return arith::AddIOp::create(
-      b, loc, rounds,
-      arith::SelectOp::create(b, loc, inLastRound, index(1), index(0)));
-}
-
-Value GemmKernelBuilder::positionInRound(Value round) {
-  Value odd = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ne,
-      arith::AndIOp::create(b, loc, round, index(1)), index(0));
-  Value reversed = arith::SubIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, ctas, index(1)), cta);
-  return arith::SelectOp::create(b, loc, odd, reversed, cta);
-}
-
-GemmKernelBuilder::Unit GemmKernelBuilder::unitAt(Value ordinal) {
-  Unit unit;
-  Value linear =
-      arith::AddIOp::create(b, loc, positionInRound(ordinal),
-                            arith::MulIOp::create(b, loc, ordinal, ctas));
-  unit.first = firstStep(ordinal);
-  if (plan.splits == 1) {
-    std::tie(unit.m0, unit.n0) = tileOrigin(linear, index(0), rowTiles);
-    unit.kTiles = allKTiles;
-    return unit;
-  }
-  // A split unit's place past the whole tiles (0 for a whole tile). Both
-  // kinds' tiles are computed and one is selected; divisors that only the
-  // other kind's can make zero are at least 1.
-  auto atLeastOne = [&](Value value) {
-    return arith::MaxUIOp::create(b, loc, value, index(1));
-  };
-  Value isSplit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                        linear, wholeTiles);
-  Value past = arith::SelectOp::create(
-      b, loc, isSplit, arith::SubIOp::create(b, loc, linear, wholeTiles),
-      index(0));
-  Value splitTiles = atLeastOne(splitTileCount);
-  unit.split = arith::DivUIOp::create(b, loc, past, splitTiles);
-  std::tie(unit.m0, unit.n0) = tileOrigin(
-      arith::RemUIOp::create(b, loc, past, splitTiles), wholeRowTiles,
-      atLeastOne(arith::SubIOp::create(b, loc, rowTiles, wholeRowTiles)));
-  unit.kTiles = splitKTiles;
-  if (plan.reducesRows)
-    return unit;
-  auto [wholeM0, wholeN0] =
-      tileOrigin(linear, index(0), atLeastOne(wholeRowTiles));
-  unit.m0 = arith::SelectOp::create(b, loc, isSplit, unit.m0, wholeM0);
-  unit.n0 = arith::SelectOp::create(b, loc, isSplit, unit.n0, wholeN0);
-  unit.kTiles =
-      arith::SelectOp::create(b, loc, isSplit, splitKTiles, allKTiles);
-  return unit;
-}
-
-Value GemmKernelBuilder::firstStep(Value ordinal) {
-  Value inputSteps = index(plan.epilogueSteps());
-  Value wholeSteps = arith::AddIOp::create(b, loc, allKTiles, inputSteps);
-  Value splitSteps = arith::AddIOp::create(b, loc, splitKTiles, inputSteps);
-  if (plan.splits == 1)
-    return arith::MulIOp::create(b, loc, ordinal, wholeSteps);
-  if (plan.reducesRows)
-    return arith::MulIOp::create(b, loc, ordinal, splitSteps);
-  // The CTA's whole tiles come before its split units.
-  Value whole = arith::MinUIOp::create(b, loc, ordinal, ctaWholeTiles);
-  return arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, whole, wholeSteps),
-      arith::MulIOp::create(
-          b, loc, arith::SubIOp::create(b, loc, ordinal, whole), splitSteps));
-}
-
-std::pair<Value, Value> GemmKernelBuilder::tileOrigin(Value linear,
-                                                      Value firstRowTile,
-                                                      Value regionRows) {
-  Value perGroup = index(kGroupRows * plan.nTiles());
-  Value group = arith::DivUIOp::create(b, loc, linear, perGroup);
-  Value groupStart = arith::MulIOp::create(b, loc, group, index(kGroupRows));
-  Value groupRows = arith::MinUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, regionRows, groupStart),
-      index(kGroupRows));
-  Value inGroup = arith::RemUIOp::create(b, loc, linear, perGroup);
-  Value rowTile = arith::AddIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, firstRowTile, groupStart),
-      arith::RemUIOp::create(b, loc, inGroup, groupRows));
-  Value columnTile = arith::DivUIOp::create(b, loc, inGroup, groupRows);
-  return {arith::MulIOp::create(b, loc, rowTile, index(plan.tileM())),
-          arith::MulIOp::create(b, loc, columnTile, index(kTileN))};
 }
 
 std::pair<Value, Value> GemmKernelBuilder::ringPosition(Value g) {
@@ -810,14 +527,12 @@ void GemmKernelBuilder::buildProducer() {
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, index(0));
   scf::IfOp::create(b, loc, isProducerThread, [&](OpBuilder &, Location) {
     scf::ForOp::create(
-        b, loc, index(0), ctaUnits, index(1), ValueRange(),
+        b, loc, index(0), schedule->getCtaUnits(), index(1), ValueRange(),
         [&](OpBuilder &, Location, Value ordinal, ValueRange) {
-          Unit unit = unitAt(ordinal);
+          TileSchedule::Unit unit = schedule->unitAt(ordinal);
           Value m0 = unit.m0, n0 = unit.n0;
           // The unit's first k-tile.
-          Value kStart = unit.split ? arith::MulIOp::create(b, loc, unit.split,
-                                                            splitKTiles)
-                                    : index(0);
+          Value kStart = schedule->firstKTile(unit);
           SmallVector<SmallVector<std::pair<Value, Value>>> sources(
               aMaps.size());
           for (auto [product, boxes] : llvm::enumerate(sources))
@@ -987,13 +702,14 @@ void GemmKernelBuilder::buildConsumer() {
   Value rowOffset = pingPong ? index(0)
                              : arith::MulIOp::create(b, loc, consumer,
                                                      index(plan.slabs * 64));
-  Value units = ctaUnits;
+  Value units = schedule->getCtaUnits();
   if (pingPong)
     units = arith::DivUIOp::create(
         b, loc,
-        arith::AddIOp::create(b, loc,
-                              arith::SubIOp::create(b, loc, ctaUnits, consumer),
-                              index(1)),
+        arith::AddIOp::create(
+            b, loc,
+            arith::SubIOp::create(b, loc, schedule->getCtaUnits(), consumer),
+            index(1)),
         index(2));
   Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                         consumer, index(0));
@@ -1034,7 +750,7 @@ void GemmKernelBuilder::buildConsumer() {
             scf::YieldOp::create(b, loc);
           });
         }
-        Unit unit = unitAt(ordinal);
+        TileSchedule::Unit unit = schedule->unitAt(ordinal);
         Value m0 = unit.m0, n0 = unit.n0, first = unit.first;
         Value rowBase = arith::AddIOp::create(
             b, loc, arith::AddIOp::create(b, loc, m0, rowOffset), rowInSlab);
@@ -1134,8 +850,8 @@ void GemmKernelBuilder::buildConsumer() {
         } else {
           SplitMeeting meeting{scratch,
                                smem,
-                               splitCount,
-                               splitTileOf(unit),
+                               schedule->getSplitCount(),
+                               schedule->splitTileOf(unit),
                                consumer,
                                thread,
                                leader,
@@ -1146,8 +862,9 @@ void GemmKernelBuilder::buildConsumer() {
           SmallVector<Type> types{b.getI1Type()};
           for (Value accumulator : accumulators)
             types.push_back(accumulator.getType());
-          auto meet = scf::IfOp::create(b, loc, types, isSplitUnit(unit),
-                                        /*withElse=*/true);
+          auto meet =
+              scf::IfOp::create(b, loc, types, schedule->isSplitUnit(unit),
+                                /*withElse=*/true);
           {
             OpBuilder::InsertionGuard guard(b);
             b.setInsertionPointToStart(meet.thenBlock());
@@ -1184,7 +901,8 @@ void GemmKernelBuilder::buildConsumer() {
     OutputStaging::drain(b, loc, leader);
 }
 
-void GemmKernelBuilder::releaseInputSteps(const Unit &unit, Value lane) {
+void GemmKernelBuilder::releaseInputSteps(const TileSchedule::Unit &unit,
+                                          Value lane) {
   if (plan.epilogueSteps() == 0)
     return;
   for (int64_t step = 0; step < plan.epilogueSteps(); ++step) {
@@ -1278,9 +996,9 @@ void GemmKernelBuilder::buildEpilogueWarpgroup() {
   Type bf16 = b.getBF16Type();
   int64_t perStruct = kTileN / 2;
   scf::ForOp::create(
-      b, loc, index(0), ctaUnits, index(1), ValueRange(),
+      b, loc, index(0), schedule->getCtaUnits(), index(1), ValueRange(),
       [&](OpBuilder &, Location, Value local, ValueRange) {
-        Unit unit = unitAt(local);
+        TileSchedule::Unit unit = schedule->unitAt(local);
         Value m0 = unit.m0, n0 = unit.n0;
         // One consumer's rows at a time; one copy of the epilogue.
         scf::ForOp::create(
