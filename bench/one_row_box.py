@@ -1,0 +1,87 @@
+"""A variant of a compiled training pair whose GEMM kernel KERNEL loads A in
+boxes of 64 rows instead of plan.tileM(), for timing one-row tiles
+(bench/NOTES.md §77): whether a k-tile of a tile with one valid row is paced
+by the bytes its A box moves into the SM, TMA's zero rows included.
+
+  python3 bench/one_row_box.py PAIR_DIR OUT_DIR KERNEL
+
+Reads PAIR_DIR/pair.ptx and pair.plan.json (`bash bench/pair_ab.sh build
+PAIR_DIR`) and writes OUT_DIR/pair.ptx and pair.plan.json where KERNEL's A
+tensor map (its first argument, box [64, tileM]) has 64-row boxes and each
+of its k-tile steps expects the bytes of that box instead (the constant
+of its `mbarrier.arrive.expect_tx`, in KERNEL's entry only). Only the A
+rows below 64 of each tile are then loaded: the kernel computes the right
+values for rows 0-63 of a tile only, so time it at no more than 64 rows:
+
+  python3 bench/kernel_profile.py OUT_DIR/pair.ptx --rows 1 64
+
+against PAIR_DIR/pair.ptx at the same rows (every other kernel is the
+same). Exits 1 with the reason when KERNEL is no GEMM of the plan, reads
+its A MN-major, or its PTX has not exactly one such constant.
+"""
+import argparse
+import json
+import os
+import re
+import sys
+
+
+def fail(message):
+    print(f"one_row_box.py: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("pair_dir")
+    parser.add_argument("out_dir")
+    parser.add_argument("kernel")
+    options = parser.parse_args()
+
+    with open(os.path.join(options.pair_dir, "pair.plan.json")) as f:
+        plan = json.load(f)
+    kernel = next((k for function in plan["functions"]
+                   for k in function["kernels"]
+                   if k["name"] == options.kernel), None)
+    if kernel is None or kernel["op"] != "coda.gemm":
+        fail(f"no GEMM kernel '{options.kernel}' in the plan")
+    a_map = kernel["arguments"][0]
+    columns, rows = a_map.get("box", [0, 0])
+    if columns != 64 or rows != kernel["rows_per_tile"]:
+        fail(f"'{options.kernel}' loads A in boxes of {a_map.get('box')}, not "
+             f"[64, {kernel['rows_per_tile']}] (a weight gradient's A is "
+             "MN-major)")
+    a_bytes = rows * 64 * 2
+    a_map["box"] = [64, 64]
+
+    with open(os.path.join(options.pair_dir, "pair.ptx")) as f:
+        ptx = f.read()
+    start = ptx.find(f".entry {options.kernel}(")
+    if start < 0:
+        fail(f"no entry '{options.kernel}' in the PTX")
+    end = ptx.find(".entry ", start + 1)
+    end = len(ptx) if end < 0 else end
+    entry = ptx[start:end]
+    # A k-tile step's bytes: the A box and one 128 x 64 B box per
+    # accumulator base (16 KB each), so more than the A box alone.
+    steps = sorted({int(v) for v in re.findall(r"mov\.b32\s+%r\d+, (\d+);", entry)
+                    if int(v) > a_bytes and (int(v) - a_bytes) % 16384 == 0
+                    and int(v) < 10000000})
+    if len(steps) != 1:
+        fail(f"expected one k-tile step's byte count in '{options.kernel}', "
+             f"found {steps}")
+    old = steps[0]
+    new = old - a_bytes + 64 * 64 * 2
+    entry, count = re.subn(rf"(mov\.b32\s+%r\d+, ){old};", rf"\g<1>{new};", entry)
+    print(f"{options.kernel}: A box [64, {rows}] -> [64, 64], k-tile step "
+          f"{old} -> {new} bytes ({count} constant)")
+
+    os.makedirs(options.out_dir, exist_ok=True)
+    with open(os.path.join(options.out_dir, "pair.ptx"), "w") as f:
+        f.write(ptx[:start] + entry + ptx[end:])
+    with open(os.path.join(options.out_dir, "pair.plan.json"), "w") as f:
+        json.dump(plan, f, indent=1, sort_keys=True)
+
+
+if __name__ == "__main__":
+    main()
