@@ -7,17 +7,19 @@ by the bytes its A box moves into the SM, TMA's zero rows included.
 
 Reads PAIR_DIR/pair.ptx and pair.plan.json (`bash bench/pair_ab.sh build
 PAIR_DIR`) and writes OUT_DIR/pair.ptx and pair.plan.json where KERNEL's A
-tensor map (its first argument, box [64, tileM]) has 64-row boxes and each
-of its k-tile steps expects the bytes of that box instead (the constant
-of its `mbarrier.arrive.expect_tx`, in KERNEL's entry only). Only the A
+tensor maps (its leading arguments of box [64, 256], one per product) have
+64-row boxes and each of its k-tile steps expects the bytes of such a box
+instead (the constant of its `mbarrier.arrive.expect_tx`, in KERNEL's
+entry only). Only the A
 rows below 64 of each tile are then loaded: the kernel computes the right
 values for rows 0-63 of a tile only, so time it at no more than 64 rows:
 
   python3 bench/kernel_profile.py OUT_DIR/pair.ptx --rows 1 64
 
 against PAIR_DIR/pair.ptx at the same rows (every other kernel is the
-same). Exits 1 with the reason when KERNEL is no GEMM of the plan, reads
-its A MN-major, or its PTX has not exactly one such constant.
+same). Exits 1 with the reason when KERNEL is no GEMM of the plan, has
+tiles of other than 256 rows, reads its A MN-major, or its PTX has not
+exactly one such constant.
 """
 import argparse
 import json
@@ -45,14 +47,23 @@ def main():
                    if k["name"] == options.kernel), None)
     if kernel is None or kernel["op"] != "coda.gemm":
         fail(f"no GEMM kernel '{options.kernel}' in the plan")
-    a_map = kernel["arguments"][0]
-    columns, rows = a_map.get("box", [0, 0])
-    if columns != 64 or rows != kernel["rows_per_tile"]:
-        fail(f"'{options.kernel}' loads A in boxes of {a_map.get('box')}, not "
-             f"[64, {kernel['rows_per_tile']}] (a weight gradient's A is "
-             "MN-major)")
+    rows = kernel["rows_per_tile"]
+    if rows != 256:
+        fail(f"'{options.kernel}' has tiles of {rows} rows, whose A and weight "
+             "boxes cannot be told apart in the plan")
+    # The leading tensor maps of boxes of a tile's rows are the products' A.
+    a_maps = []
+    for argument in kernel["arguments"]:
+        if argument.get("box") != [64, rows]:
+            break
+        a_maps.append(argument)
+    if not a_maps:
+        fail(f"'{options.kernel}' loads A in boxes of "
+             f"{kernel['arguments'][0].get('box')}, not [64, {rows}] (a weight "
+             "gradient's A is MN-major)")
     a_bytes = rows * 64 * 2
-    a_map["box"] = [64, 64]
+    for a_map in a_maps:
+        a_map["box"] = [64, 64]
 
     with open(os.path.join(options.pair_dir, "pair.ptx")) as f:
         ptx = f.read()
@@ -73,8 +84,8 @@ def main():
     old = steps[0]
     new = old - a_bytes + 64 * 64 * 2
     entry, count = re.subn(rf"(mov\.b32\s+%r\d+, ){old};", rf"\g<1>{new};", entry)
-    print(f"{options.kernel}: A box [64, {rows}] -> [64, 64], k-tile step "
-          f"{old} -> {new} bytes ({count} constant)")
+    print(f"{options.kernel}: {len(a_maps)} A box(es) [64, {rows}] -> [64, 64], "
+          f"k-tile step {old} -> {new} bytes ({count} constant)")
 
     os.makedirs(options.out_dir, exist_ok=True)
     with open(os.path.join(options.out_dir, "pair.ptx"), "w") as f:
