@@ -10,11 +10,11 @@ PAIR_DIR`) and writes OUT_DIR/pair.ptx and pair.plan.json where KERNEL's A
 tensor maps (its leading arguments of box [64, 256], one per product) have
 64-row boxes and each of its k-tile steps expects the bytes of such a box
 instead (the constant of its `mbarrier.arrive.expect_tx`, in KERNEL's
-entry only). Only the A
-rows below 64 of each tile are then loaded: the kernel computes the right
-values for rows 0-63 of a tile only, so time it at no more than 64 rows:
+entry only). Only the A rows below 64 of each tile are then loaded: the
+kernel computes the right values for rows 0-63 of a tile only, so time it
+at no more than 64 rows:
 
-  python3 bench/kernel_profile.py OUT_DIR/pair.ptx --rows 1 64
+  python3 bench/kernel_profile.py OUT_DIR/pair.ptx --rows 37 64
 
 against PAIR_DIR/pair.ptx at the same rows (every other kernel is the
 same). Exits 1 with the reason when KERNEL is no GEMM of the plan, has
