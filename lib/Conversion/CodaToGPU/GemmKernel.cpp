@@ -1091,7 +1091,7 @@ void GemmKernelBuilder::build(StringRef name) {
   Value rowArgument =
       arith::IndexCastOp::create(b, loc, b.getIndexType(), args[maps]);
   if (plan.reducesRows) {
-    // The k-tiles per unit follow from the splits (buildSetup).
+    // The k-tiles per unit follow from the splits (TileSchedule).
     rows = index(plan.outputRows);
     allKTiles = arith::DivUIOp::create(
         b, loc, arith::AddIOp::create(b, loc, rowArgument, index(kTileK - 1)),

@@ -328,8 +328,8 @@ static void emitSumRowsKernel(OpBuilder &b, SumRowsOp op, StringRef name) {
   Value rows = arith::IndexCastOp::create(b, loc, b.getIndexType(), args[0]);
   Value lastRow = arith::SubIOp::create(b, loc, rows, index(1));
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
-  // Warp w sums rows w + 32 k; kSumRowsUnroll loads at clamped rows are in
-  // flight together, the ones past the last row counted as 0.
+  // Warp w sums rows w + warps · k; kSumRowsUnroll loads at clamped rows
+  // are in flight together, the ones past the last row counted as 0.
   auto loop = scf::ForOp::create(
       b, loc, index(0), rows, index(warps * kSumRowsUnroll), ValueRange{zero},
       [&](OpBuilder &, Location, Value base, ValueRange sum) {

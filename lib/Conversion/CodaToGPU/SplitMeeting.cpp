@@ -164,6 +164,7 @@ std::pair<Value, SmallVector<Value>> mlir::coda::emitSplitMeeting(
                                       chunkOffset(index(0), firstChunk));
       SmallVector<Value> initial(slabSums);
       initial.push_back(start);
+      // Slot s + 1 follows slot s by the tile's consumers' partials.
       int64_t slotStride = kConsumers * plan.partialBytesPerConsumer() / 4;
       auto slots = scf::ForOp::create(
           b, loc, index(0), arith::SubIOp::create(b, loc, splitCount, index(1)),

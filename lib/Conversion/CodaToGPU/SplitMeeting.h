@@ -33,14 +33,13 @@ struct SplitMeeting {
 
 /// Emits the meeting: returns whether this warpgroup arrived last, and then
 /// its `accumulators` ([slab][box] structs of 64 f32) plus the other
-/// splits' in the slabs that hold rows, else `accumulators`. The first thread
-/// counts the arrival
-/// (`arrived`, a device-scope atomic) and passes its order to the
-/// warpgroup through shared memory (plan.arrivalOffset()); an earlier
-/// arrival stores its accumulators to its slot and counts them `stored`
-/// behind a release fence; the last waits with acquire loads until all
-/// are, adds them one slot at a time and zeroes both counters for the next
-/// launch.
+/// splits' in the slabs that hold rows, else `accumulators`. The first
+/// thread counts the arrival (`arrived`, a device-scope atomic) and passes
+/// its order to the warpgroup through shared memory (plan.arrivalOffset());
+/// an earlier arrival stores its accumulators to its slot and counts them
+/// `stored` behind a release fence; the last waits with acquire loads until
+/// all are, adds them one slot at a time and zeroes both counters for the
+/// next launch.
 std::pair<Value, SmallVector<Value>>
 emitSplitMeeting(OpBuilder &builder, Location loc, const GemmKernelPlan &plan,
                  const SplitMeeting &meeting, ArrayRef<Value> accumulators);
