@@ -85,9 +85,11 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
     across the four lanes that hold a row and stored once per row and
     N-tile. CTAs are ordered so
     that groups of 8 row tiles sweep the N tiles together (L2 reuse).
-    Arguments, in order: the A tensor map, one per weight (device pointers
-    to 128-byte CUtensorMap objects; boxes 64 (k) x rows), the row count M
-    as i32, one pointer per epilogue input, one pointer per result. Each op
+    Arguments, in order: each product's A tensor map, one per weight
+    (device pointers to 128-byte CUtensorMap objects; boxes 64 (k) x rows),
+    each product's A again in boxes of 64 rows where a tile has more (the
+    last row tile loads A only for its m64 slabs that hold rows), the row
+    count M as i32, one pointer per epilogue input, one pointer per result. Each op
     gets `coda.launch`: threads, rows per block (grid.x = ceil(M / rows)),
     grid.y, dynamic shared memory, and the tensor maps' box rows.
 

@@ -109,6 +109,9 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
   auto gemm = cast<GemmOp>(op);
   SmallVector<int64_t> boxRows(gemm.getNumProducts(), plan.aMapRows());
   boxRows.append(gemm.getB().size(), plan.weightMapRows());
+  // Then each product's `a` again, in the boxes of one m64 slab.
+  if (plan.loadsSlabBoxes())
+    boxRows.append(gemm.getNumProducts(), 64);
   fields.push_back(builder.getNamedAttr("tensor_map_rows",
                                         builder.getDenseI64ArrayAttr(boxRows)));
   // Inputs loaded through the ring and results stored by TMA arrive as

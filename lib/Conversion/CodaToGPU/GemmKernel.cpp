@@ -22,7 +22,11 @@
 //   at its k within that product. After a tile's k-tiles, the epilogue
 //   inputs of plan.ringInputs take one step each per m64 slab: that slab's
 //   rows of both consumers, the tile's 128 columns, as four 64 x 64 boxes
-//   in the slot's A box;
+//   in the slot's A box. A tile whose rows end before its last m64 slab
+//   (the last row tile) loads A only for its slabs that hold rows, one
+//   64-row box each from a second tensor map, and arms its k-tiles with
+//   those bytes: the other slabs keep a former k-tile's rows, which only
+//   rows past M read;
 //   warpgroups 1 and 2, the consumers, take registers (setmaxnreg 240).
 //   Cooperative: both work on every tile, each on plan.slabs m64 slabs of
 //   its rows. Ping-pong: consumer c takes the CTA's tiles c, c + 2, ...,
@@ -70,7 +74,9 @@
 // mainloop are waited for.
 //
 // TMA fills rows and columns past the tensors with zeros and clips its
-// stores; the epilogue predicates its other stores.
+// stores; the epilogue predicates its other stores and its sums over rows
+// on the row, so that rows past M, whatever their accumulators hold, reach
+// no result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -196,15 +202,17 @@ private:
   std::pair<Value, Value> boxSource(Value n0, int64_t box, unsigned product);
   /// The TMA loads of k-tile `kTile` (counted over all products) into
   /// `slot`: A's box and the B boxes of `sources`, one (map, row) per box
-  /// of each product.
-  void loadKTile(Value slot, Value kTile, Value m0,
+  /// of each product. Where `slabs` is set (plan.loadsSlabBoxes), a tile
+  /// with `slabs` below its m64 slabs loads only its first `slabs` slabs of
+  /// A, one box of 64 rows each.
+  void loadKTile(Value slot, Value kTile, Value m0, Value slabs,
                  ArrayRef<SmallVector<std::pair<Value, Value>>> sources);
   /// Slot and phase of step `g` of the ring.
   std::pair<Value, Value> ringPosition(Value g);
   /// The producer's side of step `g`: waits until its slot is empty (from
   /// the ring's second round on) and arms `full` with `bytes`. Returns the
   /// slot.
-  Value fillSlot(Value g, int64_t bytes);
+  Value fillSlot(Value g, Value bytes);
   /// The byte offset of 64 x 64 box (`consumer`, column half) of an
   /// epilogue input's step in `slot`.
   Value inputBoxOffset(Value slot, Value consumer, int64_t half) {
@@ -236,10 +244,10 @@ private:
   /// One unit's mainloop for one consumer: ring steps first .. first +
   /// kTiles - 1, on the registers of `carried`; the wgmma of the first
   /// `issued` k-tiles (kTiles, or 1 for a consumer whose rows all lie past
-  /// M: over TMA's zero rows its accumulators stay zero, and it only waits
-  /// for the other k-tiles and releases them). `onIssued` runs once every
-  /// wgmma is issued, before the last ones retire. Returns the
-  /// accumulators, [slab][box].
+  /// M: its accumulators hold no row's values, which the epilogue leaves
+  /// out, and it only waits for the other k-tiles and releases them).
+  /// `onIssued` runs once every wgmma is issued, before the last ones retire.
+  /// Returns the accumulators, [slab][box].
   SmallVector<Value> buildMainloop(Value first, Value kTiles, Value issued,
                                    Value aRows, Value lane, ValueRange carried,
                                    function_ref<void()> onIssued);
@@ -251,8 +259,9 @@ private:
   Type elementType;
 
   // Kernel arguments.
-  /// Each product's `a` tensor map, as the pointer the kernel receives.
-  SmallVector<Value> aMaps;
+  /// Each product's `a` tensor map, as the pointer the kernel receives,
+  /// and where the plan loads slab boxes, its map of 64-row boxes.
+  SmallVector<Value> aMaps, aSlabMaps;
   /// The output rows the tiles cover, and the k-tiles of a whole tile: the
   /// row argument and the static K, or for a weight gradient the static
   /// output rows and ceil(row argument / 64).
@@ -378,6 +387,7 @@ void GemmKernelBuilder::buildSetup() {
                                      Value());
     };
     prefetch(aMaps, plan.aMapRows());
+    prefetch(aSlabMaps, 64);
     prefetch(weightMaps, plan.weightMapRows());
     scf::YieldOp::create(b, loc);
   });
@@ -390,7 +400,7 @@ std::pair<Value, Value> GemmKernelBuilder::ringPosition(Value g) {
           arith::DivUIOp::create(b, loc, g, index(plan.stages))};
 }
 
-Value GemmKernelBuilder::fillSlot(Value g, int64_t bytes) {
+Value GemmKernelBuilder::fillSlot(Value g, Value bytes) {
   Value slot, fill;
   std::tie(slot, fill) = ringPosition(g);
   Value refill = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, g,
@@ -399,8 +409,7 @@ Value GemmKernelBuilder::fillSlot(Value g, int64_t bytes) {
     waitParity(empty, slot, arith::SubIOp::create(b, loc, fill, index(1)));
     scf::YieldOp::create(b, loc);
   });
-  nvgpu::MBarrierArriveExpectTxOp::create(b, loc, full, index(bytes), slot,
-                                          Value());
+  nvgpu::MBarrierArriveExpectTxOp::create(b, loc, full, bytes, slot, Value());
   return slot;
 }
 
@@ -446,10 +455,11 @@ std::pair<Value, Value> GemmKernelBuilder::boxSource(Value n0, int64_t box,
 }
 
 void GemmKernelBuilder::loadKTile(
-    Value slot, Value kTile, Value m0,
+    Value slot, Value kTile, Value m0, Value slabs,
     ArrayRef<SmallVector<std::pair<Value, Value>>> sources) {
   // The product the k-tile belongs to, and the k-tile within it.
   Value aPointer = aMaps.front();
+  Value aSlabPointer = aSlabMaps.empty() ? Value() : aSlabMaps.front();
   SmallVector<std::pair<Value, Value>> boxes(sources.front());
   Value local = kTile;
   int64_t productStart = 0;
@@ -459,6 +469,9 @@ void GemmKernelBuilder::loadKTile(
                                          kTile, index(productStart));
     aPointer =
         arith::SelectOp::create(b, loc, inside, aMaps[product], aPointer);
+    if (aSlabPointer)
+      aSlabPointer = arith::SelectOp::create(b, loc, inside, aSlabMaps[product],
+                                             aSlabPointer);
     local = arith::SelectOp::create(
         b, loc, inside,
         arith::SubIOp::create(b, loc, kTile, index(productStart)), local);
@@ -474,10 +487,57 @@ void GemmKernelBuilder::loadKTile(
   // TMA coordinates are innermost first: (k, row). A split's k-tiles past
   // the rows, and a product's last k-tile past its K, read zeros.
   Value k = arith::MulIOp::create(b, loc, local, index(kTileK));
-  if (!plan.reducesRows) {
+  auto loadWholeBox = [&] {
     nvgpu::TmaAsyncLoadOp::create(b, loc, view(aOffset(slot), plan.tileM()),
                                   full, mapA, ValueRange{k, m0}, slot, Value(),
                                   Value());
+  };
+  if (plan.loadsSlabBoxes()) {
+    // A tile with rows in fewer slabs than it has: those slabs' boxes, at
+    // the slabs' places in the whole box (8 KiB, a multiple of the
+    // swizzle's 1024-byte period, apart).
+    Value mapSlab =
+        UnrealizedConversionCastOp::create(b, loc, mapType(64), aSlabPointer)
+            .getResult(0);
+    Value partial = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          slabs, index(plan.tileM() / 64));
+    scf::IfOp::create(
+        b, loc, partial,
+        [&](OpBuilder &, Location) {
+          for (int64_t slab = 0; slab < plan.tileM() / 64; ++slab) {
+            auto loadSlab = [&] {
+              nvgpu::TmaAsyncLoadOp::create(
+                  b, loc,
+                  view(arith::AddIOp::create(b, loc, aOffset(slot),
+                                             index(slab * plan.slabBoxBytes())),
+                       64),
+                  full, mapSlab,
+                  ValueRange{
+                      k, arith::AddIOp::create(b, loc, m0, index(slab * 64))},
+                  slot, Value(), Value());
+            };
+            // A tile's first slab always holds rows.
+            if (slab == 0) {
+              loadSlab();
+              continue;
+            }
+            scf::IfOp::create(b, loc,
+                              arith::CmpIOp::create(b, loc,
+                                                    arith::CmpIPredicate::ult,
+                                                    index(slab), slabs),
+                              [&](OpBuilder &, Location) {
+                                loadSlab();
+                                scf::YieldOp::create(b, loc);
+                              });
+          }
+          scf::YieldOp::create(b, loc);
+        },
+        [&](OpBuilder &, Location) {
+          loadWholeBox();
+          scf::YieldOp::create(b, loc);
+        });
+  } else if (!plan.reducesRows) {
+    loadWholeBox();
   } else {
     // A [K, M] `a`: each m64 slab of the tile as a box of 64 k-rows by 64
     // columns, coordinates (column, k).
@@ -533,6 +593,24 @@ void GemmKernelBuilder::buildProducer() {
           Value m0 = unit.m0, n0 = unit.n0;
           // The unit's first k-tile.
           Value kStart = schedule->firstKTile(unit);
+          // The m64 slabs of A it loads (all but in a last row tile), and
+          // the bytes of a k-tile.
+          Value slabs, kTileBytes = index(plan.stageBytes());
+          if (plan.loadsSlabBoxes()) {
+            slabs = arith::MinUIOp::create(
+                b, loc, index(plan.tileM() / 64),
+                arith::DivUIOp::create(
+                    b, loc,
+                    arith::AddIOp::create(
+                        b, loc, arith::SubIOp::create(b, loc, rows, m0),
+                        index(63)),
+                    index(64)));
+            kTileBytes = arith::AddIOp::create(
+                b, loc,
+                arith::MulIOp::create(b, loc, slabs,
+                                      index(plan.slabBoxBytes())),
+                index(plan.stageBytes() - plan.aBoxBytes()));
+          }
           SmallVector<SmallVector<std::pair<Value, Value>>> sources(
               aMaps.size());
           for (auto [product, boxes] : llvm::enumerate(sources))
@@ -542,9 +620,9 @@ void GemmKernelBuilder::buildProducer() {
               b, loc, index(0), unit.kTiles, index(1), ValueRange(),
               [&](OpBuilder &, Location, Value step, ValueRange) {
                 Value g = arith::AddIOp::create(b, loc, unit.first, step);
-                Value slot = fillSlot(g, plan.stageBytes());
+                Value slot = fillSlot(g, kTileBytes);
                 loadKTile(slot, arith::AddIOp::create(b, loc, kStart, step), m0,
-                          sources);
+                          slabs, sources);
                 scf::YieldOp::create(b, loc);
               });
           // The epilogue inputs' steps: per slab, per input, both
@@ -554,7 +632,8 @@ void GemmKernelBuilder::buildProducer() {
             for (Value map : inputMaps) {
               if (!map)
                 continue;
-              Value slot = fillSlot(inputStep(unit, step++), plan.aBoxBytes());
+              Value slot =
+                  fillSlot(inputStep(unit, step++), index(plan.aBoxBytes()));
               Type element = cast<nvgpu::TensorMapDescriptorType>(map.getType())
                                  .getTensor()
                                  .getElementType();
@@ -1065,7 +1144,8 @@ void GemmKernelBuilder::build(StringRef name) {
   elementType = gemm.getFirstA().getType().getElementType();
   auto pointer = LLVM::LLVMPointerType::get(context);
   unsigned products = gemm.getNumProducts();
-  unsigned maps = products + gemm.getB().size();
+  unsigned aAndWeightMaps = products + gemm.getB().size();
+  unsigned maps = aAndWeightMaps + (plan.loadsSlabBoxes() ? products : 0);
   SmallVector<Type> arguments(maps, pointer);
   arguments.push_back(b.getI32Type());
   arguments.append(gemm.getInputs().size() + gemm.getNumResults(), pointer);
@@ -1087,7 +1167,8 @@ void GemmKernelBuilder::build(StringRef name) {
   // Tensor maps arrive as pointers: the GPU lowering cannot take nvgpu types
   // in a kernel signature.
   aMaps.assign(args.begin(), args.begin() + products);
-  weightMaps.assign(args.begin() + products, args.begin() + maps);
+  weightMaps.assign(args.begin() + products, args.begin() + aAndWeightMaps);
+  aSlabMaps.assign(args.begin() + aAndWeightMaps, args.begin() + maps);
   Value rowArgument =
       arith::IndexCastOp::create(b, loc, b.getIndexType(), args[maps]);
   if (plan.reducesRows) {

@@ -103,8 +103,9 @@ std::pair<Value, SmallVector<Value>> mlir::coda::emitSplitMeeting(
   auto registerOf = [](int64_t chunk, int64_t e) {
     return std::make_pair(chunk / 16, 4 * (chunk % 16) + e);
   };
-  // The chunks of a slab, and whether it holds rows: past the rows the
-  // accumulators are zero in every split (TMA's zero rows), or unread.
+  // The chunks of a slab, and whether it holds rows: the accumulators of a
+  // slab past the rows hold no row's values and are neither stored nor
+  // added.
   int64_t slabChunks = chunks / plan.slabs;
   auto hasRows = [&](int64_t slab) -> Value {
     return arith::CmpIOp::create(

@@ -26,6 +26,9 @@
 // (ceil(R / rows_per_tile), tiles_n, 1); with R = 0 nothing is launched.
 // rows_per_tile = 2147483647 gives one tile row over any row count (a sum
 // over all the rows of its operand).
+// A GEMM's arguments start with its tensor maps: each product's A, each
+// weight, then, where its tiles have more than 64 rows, each A again in
+// 64-row boxes (those the last row tile loads for its slabs that hold rows).
 // A kernel with "dependent_launch": true waits for the grids before it to
 // finish (griddepcontrol.wait) before it touches a buffer, so it may be
 // launched with programmatic stream serialization: placed on the SMs while
@@ -169,8 +172,12 @@ static llvm::json::Object planFunction(func::FuncOp func) {
     };
     if (auto gemm = dyn_cast<GemmOp>(op)) {
       auto rows = cast<DenseI64ArrayAttr>(launch.get("tensor_map_rows"));
+      // Each product's `a`, each weight, then, where the kernel loads the
+      // slabs of a last row tile one by one, each `a` again.
       SmallVector<Value> mapped(gemm.getA());
       llvm::append_range(mapped, gemm.getB());
+      if (rows.size() > mapped.size())
+        llvm::append_range(mapped, gemm.getA());
       for (auto [value, boxRows] : llvm::zip_equal(mapped, rows.asArrayRef()))
         arguments.push_back(tensorMapOf(value, boxRows));
       arguments.push_back(llvm::json::Object{{"rows", operandRows}});

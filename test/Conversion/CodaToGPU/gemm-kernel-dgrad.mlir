@@ -14,7 +14,7 @@
 // transposed (row). N = 200 and K = 136 are no tile multiples: TMA fills
 // past the edges with zeros.
 // CHECK-LABEL: func.func @dgrad
-//       CHECK:   coda.gemm %{{.*}}, [%{{.*}}] {b_layout = "kn", {{.*}}tensor_map_rows = array<i64: 256, 64>, tiles_n = 2 : i64}}
+//       CHECK:   coda.gemm %{{.*}}, [%{{.*}}] {b_layout = "kn", {{.*}}tensor_map_rows = array<i64: 256, 64, 64>, tiles_n = 2 : i64}}
 //       CHECK: gpu.func @dgrad_gemm0
 //       CHECK:   nvgpu.tma.async.load {{.*}} : <tensor = memref<256x64xbf16, 3>
 //       CHECK:   nvgpu.tma.async.load {{.*}} : <tensor = memref<64x64xbf16, 3>

@@ -12,7 +12,7 @@
 // product at k-tile - 2. TMA fills each product's last k-tile past its K
 // with zeros.
 // CHECK-LABEL: func.func @swiglu_input_gradient
-//       CHECK:   coda.gemm %{{.*}}, [%{{.*}}] + %{{.*}}, [%{{.*}}] {b_layout = "kn", {{.*}}tensor_map_rows = array<i64: 256, 256, 64, 64>, tiles_n = 1 : i64}}
+//       CHECK:   coda.gemm %{{.*}}, [%{{.*}}] + %{{.*}}, [%{{.*}}] {b_layout = "kn", {{.*}}tensor_map_rows = array<i64: 256, 256, 64, 64, 64, 64>, tiles_n = 1 : i64}}
 //       CHECK: gpu.func @swiglu_input_gradient_gemm0(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i32, %{{.*}}: !llvm.ptr)
 //       CHECK:   %[[KTILES:.+]] = arith.constant 6 : index
 //       CHECK:   scf.for %{{.*}} = %{{.*}} to %[[KTILES]]

@@ -20,10 +20,10 @@
 // can launch it while they finish; the producer lets the next grid launch
 // once it has issued its last loads.
 // CHECK-LABEL: func.func @fused
-//       CHECK:   coda.gemm {{.*}}{coda.kernel = @coda_kernels::@fused_gemm0, coda.launch = {block = 384 : i64, dependent_launch = true, input_tensor_map_rows = array<i64: 0, 64>, persistent = true, result_tensor_map_rows = array<i64: 64>, rows_per_tile = 256 : i64, schedule = "cooperative", shared_bytes = 230400 : i64, stages = 4 : i64, tensor_map_rows = array<i64: 256, 128>, tiles_n = 3 : i64}}
+//       CHECK:   coda.gemm {{.*}}{coda.kernel = @coda_kernels::@fused_gemm0, coda.launch = {block = 384 : i64, dependent_launch = true, input_tensor_map_rows = array<i64: 0, 64>, persistent = true, result_tensor_map_rows = array<i64: 64>, rows_per_tile = 256 : i64, schedule = "cooperative", shared_bytes = 230400 : i64, stages = 4 : i64, tensor_map_rows = array<i64: 256, 128, 64>, tiles_n = 3 : i64}}
 //       CHECK: gpu.module @coda_kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">]
 //       CHECK:   memref.global "public" @coda_smem : memref<0xi8, #gpu.address_space<workgroup>> {alignment = 1024 : i64}
-//       CHECK:   gpu.func @fused_gemm0(%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) kernel attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32}
+//       CHECK:   gpu.func @fused_gemm0(%{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: i32, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr) kernel attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32}
 // Units go in rounds of gridDim.x, the odd rounds in reverse: a CTA has
 // one in every whole round, and one in the last where its position there
 // is among the units left.
@@ -38,15 +38,39 @@
 //       CHECK:     %[[EMPTY:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 //       CHECK:     nvgpu.mbarrier.init %[[FULL]][%{{.+}}], %c1
 //       CHECK:     nvgpu.mbarrier.init %[[EMPTY]][%{{.+}}], %c8
+// The A map of 64-row boxes is prefetched with the others.
+//       CHECK:     nvgpu.tma.prefetch.descriptor %{{.+}} : <tensor = memref<256x64xbf16, 3>
+//       CHECK:     nvgpu.tma.prefetch.descriptor %{{.+}} : <tensor = memref<64x64xbf16, 3>
+//       CHECK:     nvgpu.tma.prefetch.descriptor %{{.+}} : <tensor = memref<128x64xbf16, 3>
 //       CHECK:     nvvm.fence.mbarrier.init
 //       CHECK:     gpu.barrier
 //  CHECK-NEXT:     nvvm.griddepcontrol wait
 //       CHECK:     nvvm.setmaxregister decrease 24
 //       CHECK:       scf.for
+// A unit loads A for its m64 slabs that hold rows, ceil((M - m0) / 64) of
+// the tile's four, and arms each k-tile with their bytes and the weight
+// box's: the whole box, or in the last row tile one 64-row box per slab.
+//       CHECK:         %[[SLABS:.+]] = arith.minui %c4{{.*}}, %{{.+}} : index
+//       CHECK:         %[[SLAB_BYTES:.+]] = arith.muli %[[SLABS]], %c8192
+//       CHECK:         %[[BYTES:.+]] = arith.addi %[[SLAB_BYTES]], %c16384
 //       CHECK:         scf.for
 //       CHECK:           nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
-//       CHECK:           nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.+}}], %c49152
-//       CHECK:           nvgpu.tma.async.load {{.*}} : <tensor = memref<256x64xbf16, 3>
+//       CHECK:           nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.+}}], %[[BYTES]]
+//       CHECK:           %[[PARTIAL:.+]] = arith.cmpi ult, %[[SLABS]], %c4
+//       CHECK:           scf.if %[[PARTIAL]] {
+//       CHECK:             nvgpu.tma.async.load {{.*}} : <tensor = memref<64x64xbf16, 3>
+//       CHECK:             %[[SLAB1:.+]] = arith.cmpi ult, %c1{{.*}}, %[[SLABS]]
+//       CHECK:             scf.if %[[SLAB1]] {
+//       CHECK:               nvgpu.tma.async.load {{.*}} : <tensor = memref<64x64xbf16, 3>
+//       CHECK:             %[[SLAB2:.+]] = arith.cmpi ult, %c2{{.*}}, %[[SLABS]]
+//       CHECK:             scf.if %[[SLAB2]] {
+//       CHECK:               nvgpu.tma.async.load {{.*}} : <tensor = memref<64x64xbf16, 3>
+//       CHECK:             %[[SLAB3:.+]] = arith.cmpi ult, %c3{{.*}}, %[[SLABS]]
+//       CHECK:             scf.if %[[SLAB3]] {
+//       CHECK:               nvgpu.tma.async.load {{.*}} : <tensor = memref<64x64xbf16, 3>
+//       CHECK:           } else {
+//       CHECK:             nvgpu.tma.async.load {{.*}} : <tensor = memref<256x64xbf16, 3>
+//       CHECK:           }
 //       CHECK:           nvgpu.tma.async.load {{.*}} : <tensor = memref<128x64xbf16, 3>
 //       CHECK:         nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
 //       CHECK:         nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.+}}], %c32768
@@ -198,10 +222,18 @@ func.func @finish(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<?x
 // accumulators. The rstd of the thread's two rows is loaded before the
 // tile's first k-tile, and not again in the epilogue.
 // CHECK-LABEL: func.func @swiglu
-//       CHECK:   coda.launch = {block = 384 : i64, dependent_launch = true, input_tensor_map_rows = array<i64: 0>, persistent = true, result_tensor_map_rows = array<i64: 64>, rows_per_tile = 128 : i64, schedule = "cooperative", shared_bytes = 230400 : i64, stages = 4 : i64, tensor_map_rows = array<i64: 128, 128, 128>, tiles_n = 2 : i64}
-//       CHECK:   gpu.func @swiglu_gemm0(%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr)
-//       CHECK:     nvgpu.mbarrier.arrive.expect_tx {{.*}}, %c49152
-//   CHECK-COUNT-3:   nvgpu.tma.async.load
+//       CHECK:   coda.launch = {block = 384 : i64, dependent_launch = true, input_tensor_map_rows = array<i64: 0>, persistent = true, result_tensor_map_rows = array<i64: 64>, rows_per_tile = 128 : i64, schedule = "cooperative", shared_bytes = 230400 : i64, stages = 4 : i64, tensor_map_rows = array<i64: 128, 128, 128, 64>, tiles_n = 2 : i64}
+//       CHECK:   gpu.func @swiglu_gemm0(%{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: i32, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr)
+// A 128-row tile: one or both of its slabs, and two weight boxes.
+//       CHECK:     %[[SLABS:.+]] = arith.minui %c2{{.*}}, %{{.+}} : index
+//       CHECK:     %[[SLAB_BYTES:.+]] = arith.muli %[[SLABS]], %c8192
+//       CHECK:     %[[BYTES:.+]] = arith.addi %[[SLAB_BYTES]], %c32768
+//       CHECK:     nvgpu.mbarrier.arrive.expect_tx {{.*}}, %[[BYTES]]
+//       CHECK:     nvgpu.tma.async.load {{.*}} : <tensor = memref<64x64xbf16, 3>
+//       CHECK:     nvgpu.tma.async.load {{.*}} : <tensor = memref<64x64xbf16, 3>
+//       CHECK:     } else {
+//       CHECK:     nvgpu.tma.async.load {{.*}} : <tensor = memref<128x64xbf16, 3>
+//   CHECK-COUNT-2:   nvgpu.tma.async.load {{.*}} : <tensor = memref<128x64xbf16, 3>
 //       CHECK:     scf.for
 //   CHECK-COUNT-2:   llvm.load {{.+}} -> f32
 //   CHECK-COUNT-8:   nvvm.wgmma.mma_async
@@ -289,7 +321,7 @@ func.func @rope(%x: tensor<?x64xbf16>, %w: tensor<384x64xbf16>, %c: tensor<?x32x
 // consumer has issued its previous tile's ("turn" mbarriers, one arrive per
 // warp). Its epilogue reads the residual from global memory.
 // PINGPONG-LABEL: func.func @fused
-//       PINGPONG:   coda.launch = {block = 384 : i64, dependent_launch = true, input_tensor_map_rows = array<i64: 0, 0>, persistent = true, result_tensor_map_rows = array<i64: 0>, rows_per_tile = 128 : i64, schedule = "pingpong", shared_bytes = 230400 : i64, stages = 7 : i64, tensor_map_rows = array<i64: 128, 128>, tiles_n = 3 : i64}
+//       PINGPONG:   coda.launch = {block = 384 : i64, dependent_launch = true, input_tensor_map_rows = array<i64: 0, 0>, persistent = true, result_tensor_map_rows = array<i64: 0>, rows_per_tile = 128 : i64, schedule = "pingpong", shared_bytes = 230400 : i64, stages = 7 : i64, tensor_map_rows = array<i64: 128, 128, 64>, tiles_n = 3 : i64}
 //       PINGPONG:   gpu.func @fused_gemm0
 //       PINGPONG:     nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 7>
 //       PINGPONG:     nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 7>

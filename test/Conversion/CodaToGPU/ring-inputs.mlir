@@ -80,9 +80,9 @@ func.func @two_boxes(%h: tensor<?x64xbf16>, %wg: tensor<256x64xbf16>, %wu: tenso
 // CHECK-LABEL: func.func @results_over_inputs
 //       CHECK:   input_tensor_map_rows = array<i64: 64, 64>, {{.*}}result_tensor_map_rows = array<i64: 64, 64, 64>, {{.*}}shared_bytes = 214016 : i64, stages = 4 : i64
 //       CHECK:   gpu.func @results_over_inputs_gemm0
-//       CHECK:     %[[DG:.+]] = builtin.unrealized_conversion_cast %arg5 : !llvm.ptr to !nvgpu.tensormap.descriptor
-//       CHECK:     %[[DU:.+]] = builtin.unrealized_conversion_cast %arg6 : !llvm.ptr to !nvgpu.tensormap.descriptor
-//       CHECK:     %[[O:.+]] = builtin.unrealized_conversion_cast %arg7 : !llvm.ptr to !nvgpu.tensormap.descriptor
+//       CHECK:     %[[DG:.+]] = builtin.unrealized_conversion_cast %arg6 : !llvm.ptr to !nvgpu.tensormap.descriptor
+//       CHECK:     %[[DU:.+]] = builtin.unrealized_conversion_cast %arg7 : !llvm.ptr to !nvgpu.tensormap.descriptor
+//       CHECK:     %[[O:.+]] = builtin.unrealized_conversion_cast %arg8 : !llvm.ptr to !nvgpu.tensormap.descriptor
 //       CHECK:     llvm.load {{.*}} : !llvm.ptr<3> -> vector<2xbf16>
 //       CHECK:     llvm.store {{.*}} : vector<2xbf16>, !llvm.ptr<3>
 // Slab 0: the output's first chunk, then at the slab's end its second and
@@ -138,7 +138,7 @@ func.func @results_over_inputs(%dy: tensor<?x64xbf16>, %w: tensor<64x256xbf16>, 
 // 0's steps are released at its end, once their stores have read them.
 // CHECK-LABEL: func.func @over_inputs_three_slots
 //       CHECK:   gpu.func @over_inputs_three_slots_gemm0
-//       CHECK:     %[[DU:.+]] = builtin.unrealized_conversion_cast %arg6 : !llvm.ptr to !nvgpu.tensormap.descriptor
+//       CHECK:     %[[DU:.+]] = builtin.unrealized_conversion_cast %arg7 : !llvm.ptr to !nvgpu.tensormap.descriptor
 //       CHECK:     nvgpu.tma.async.store %{{.+}} to %[[DU]][
 //       CHECK:     nvgpu.tma.async.store %{{.+}} to %[[DU]][
 //  CHECK-NEXT:     nvvm.cp.async.bulk.commit.group
