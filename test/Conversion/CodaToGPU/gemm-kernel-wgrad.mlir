@@ -20,7 +20,9 @@
 // counts its arrival at the tile (a device-scope atomic on the scratch,
 // the kernel's last argument); an earlier arrival stores its accumulators
 // and counts them behind a release fence, the last waits with acquire loads
-// until three have, then adds them one slot at a time.
+// until three have, then adds them one slot at a time. A is loaded slab by
+// slab already, so it takes no second map of 64-row boxes (as the last row
+// tile of a GEMM over the tokens does): one map per operand.
 // CHECK-LABEL: func.func @wgrad
 //       CHECK:   coda.gemm %{{.*}}, [%{{.*}}] {a_layout = "km", b_layout = "kn", {{.*}}scratch_bytes = 786688 : i64, {{.*}}splits = 4 : i64, {{.*}}tensor_map_rows = array<i64: 64, 64>, tiles_n = 2 : i64}}
 //       CHECK: gpu.func @wgrad_gemm0({{.*}}, %[[SCRATCH:.+]]: !llvm.ptr) kernel
