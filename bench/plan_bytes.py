@@ -40,7 +40,10 @@ def kernel_bytes(function, rows):
     for kernel in function["kernels"]:
         if "name" not in kernel:
             continue
-        names = [a.get("buffer") or a.get("tensor_map") for a in kernel["arguments"]]
+        # Each buffer once, though a GEMM binds its a twice (its whole boxes
+        # and its last row tile's slab boxes).
+        names = dict.fromkeys(a.get("buffer") or a.get("tensor_map")
+                              for a in kernel["arguments"])
         result[kernel["name"]] = (kernel["op"], sum(sizes[n] for n in names if n))
     return result
 
