@@ -176,7 +176,7 @@ static llvm::json::Object planFunction(func::FuncOp func) {
       // slabs of a last row tile one by one, each `a` again.
       SmallVector<Value> mapped(gemm.getA());
       llvm::append_range(mapped, gemm.getB());
-      if (rows.size() > mapped.size())
+      if (rows.asArrayRef().size() > mapped.size())
         llvm::append_range(mapped, gemm.getA());
       for (auto [value, boxRows] : llvm::zip_equal(mapped, rows.asArrayRef()))
         arguments.push_back(tensorMapOf(value, boxRows));
