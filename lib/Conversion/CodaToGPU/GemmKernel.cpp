@@ -200,6 +200,11 @@ private:
   /// The weight map (a pointer) and first weight row of B box `box` of the
   /// tile at output column `n0` in product `product`.
   std::pair<Value, Value> boxSource(Value n0, int64_t box, unsigned product);
+  /// A TMA load of `map`'s box at `coordinates` (innermost first) into the
+  /// box of `rows` rows by 64 columns (of `element`) at `byteOffset` in
+  /// shared memory, counted on `slot`'s full barrier.
+  void loadBox(Value map, ValueRange coordinates, Value byteOffset,
+               int64_t rows, Value slot, Type element = {});
   /// The TMA loads of k-tile `kTile` (counted over all products) into
   /// `slot`: A's box and the B boxes of `sources`, one (map, row) per box
   /// of each product. Where `slabs` is set (plan.loadsSlabBoxes), a tile
@@ -207,6 +212,14 @@ private:
   /// A, one box of 64 rows each.
   void loadKTile(Value slot, Value kTile, Value m0, Value slabs,
                  ArrayRef<SmallVector<std::pair<Value, Value>>> sources);
+  /// A's part of a k-tile at column `k`, from the map at `pointer` (and,
+  /// for a tile of fewer `slabs`, the 64-row map at `slabPointer`).
+  void loadA(Value slot, Value k, Value m0, Value slabs, Value pointer,
+             Value slabPointer);
+  /// The weights' part of a k-tile at row `k`: one (map, first row) per
+  /// B box.
+  void loadWeights(Value slot, Value k,
+                   ArrayRef<std::pair<Value, Value>> boxes);
   /// Slot and phase of step `g` of the ring.
   std::pair<Value, Value> ringPosition(Value g);
   /// The producer's side of step `g`: waits until its slot is empty (from
@@ -454,10 +467,99 @@ std::pair<Value, Value> GemmKernelBuilder::boxSource(Value n0, int64_t box,
   return {map, row};
 }
 
+void GemmKernelBuilder::loadBox(Value map, ValueRange coordinates,
+                                Value byteOffset, int64_t rows, Value slot,
+                                Type element) {
+  nvgpu::TmaAsyncLoadOp::create(b, loc, view(byteOffset, rows, element), full,
+                                map, coordinates, slot, Value(), Value());
+}
+
+void GemmKernelBuilder::loadA(Value slot, Value k, Value m0, Value slabs,
+                              Value pointer, Value slabPointer) {
+  Value map = UnrealizedConversionCastOp::create(
+                  b, loc, mapType(plan.aMapRows()), pointer)
+                  .getResult(0);
+  auto atSlab = [&](int64_t slab, int64_t bytes) {
+    return arith::AddIOp::create(b, loc, aOffset(slot), index(slab * bytes));
+  };
+  auto slabRow = [&](int64_t slab) {
+    return arith::AddIOp::create(b, loc, m0, index(slab * 64));
+  };
+  if (plan.reducesRows) {
+    // A [K, M] `a`: each m64 slab of the tile as a box of 64 k-rows by 64
+    // columns, coordinates (column, k).
+    for (int64_t slab = 0; slab < plan.tileM() / 64; ++slab)
+      loadBox(map, {slabRow(slab), k}, atSlab(slab, kMNMajorAtomBytes), kTileK,
+              slot);
+    return;
+  }
+  // TMA coordinates are innermost first: (k, row).
+  auto loadWholeBox = [&] {
+    loadBox(map, {k, m0}, aOffset(slot), plan.tileM(), slot);
+  };
+  if (!plan.loadsSlabBoxes())
+    return loadWholeBox();
+  // A tile with rows in fewer slabs than it has: those slabs' boxes, at the
+  // slabs' places in the whole box (8 KiB, a multiple of the swizzle's
+  // 1024-byte period, apart).
+  Value slabMap =
+      UnrealizedConversionCastOp::create(b, loc, mapType(64), slabPointer)
+          .getResult(0);
+  auto loadSlab = [&](int64_t slab) {
+    loadBox(slabMap, {k, slabRow(slab)}, atSlab(slab, plan.slabBoxBytes()), 64,
+            slot);
+  };
+  Value partial = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        slabs, index(plan.tileM() / 64));
+  scf::IfOp::create(
+      b, loc, partial,
+      [&](OpBuilder &, Location) {
+        // A tile's first slab always holds rows.
+        loadSlab(0);
+        for (int64_t slab = 1; slab < plan.tileM() / 64; ++slab)
+          scf::IfOp::create(b, loc,
+                            arith::CmpIOp::create(b, loc,
+                                                  arith::CmpIPredicate::ult,
+                                                  index(slab), slabs),
+                            [&](OpBuilder &, Location) {
+                              loadSlab(slab);
+                              scf::YieldOp::create(b, loc);
+                            });
+        scf::YieldOp::create(b, loc);
+      },
+      [&](OpBuilder &, Location) {
+        loadWholeBox();
+        scf::YieldOp::create(b, loc);
+      });
+}
+
+void GemmKernelBuilder::loadWeights(Value slot, Value k,
+                                    ArrayRef<std::pair<Value, Value>> boxes) {
+  for (auto [box, source] : llvm::enumerate(boxes)) {
+    Value map = UnrealizedConversionCastOp::create(
+                    b, loc, mapType(plan.weightMapRows()), source.first)
+                    .getResult(0);
+    if (!plan.weightsMNMajor) {
+      loadBox(map, {k, source.second}, bOffset(slot, box), kTileN, slot);
+      continue;
+    }
+    // A [K, N] weight: the box's 128 columns as two boxes of 64 k-rows by
+    // 64 columns (the 128-byte swizzle's width), coordinates (column, k).
+    for (int64_t half = 0; half < 2; ++half)
+      loadBox(
+          map,
+          {arith::AddIOp::create(b, loc, source.second, index(half * kTileK)),
+           k},
+          arith::AddIOp::create(b, loc, bOffset(slot, box),
+                                index(half * kMNMajorAtomBytes)),
+          kTileK, slot);
+  }
+}
+
 void GemmKernelBuilder::loadKTile(
     Value slot, Value kTile, Value m0, Value slabs,
     ArrayRef<SmallVector<std::pair<Value, Value>>> sources) {
-  // The product the k-tile belongs to, and the k-tile within it.
+  // The product the k-tile belongs to, its maps, and the k-tile within it.
   Value aPointer = aMaps.front();
   Value aSlabPointer = aSlabMaps.empty() ? Value() : aSlabMaps.front();
   SmallVector<std::pair<Value, Value>> boxes(sources.front());
@@ -481,100 +583,11 @@ void GemmKernelBuilder::loadKTile(
                     arith::SelectOp::create(b, loc, inside, source.second,
                                             boxes[box].second)};
   }
-  Value mapA = UnrealizedConversionCastOp::create(
-                   b, loc, mapType(plan.aMapRows()), aPointer)
-                   .getResult(0);
-  // TMA coordinates are innermost first: (k, row). A split's k-tiles past
-  // the rows, and a product's last k-tile past its K, read zeros.
+  // A split's k-tiles past the rows, and a product's last k-tile past its
+  // K, read zeros.
   Value k = arith::MulIOp::create(b, loc, local, index(kTileK));
-  auto loadWholeBox = [&] {
-    nvgpu::TmaAsyncLoadOp::create(b, loc, view(aOffset(slot), plan.tileM()),
-                                  full, mapA, ValueRange{k, m0}, slot, Value(),
-                                  Value());
-  };
-  if (plan.loadsSlabBoxes()) {
-    // A tile with rows in fewer slabs than it has: those slabs' boxes, at
-    // the slabs' places in the whole box (8 KiB, a multiple of the
-    // swizzle's 1024-byte period, apart).
-    Value mapSlab =
-        UnrealizedConversionCastOp::create(b, loc, mapType(64), aSlabPointer)
-            .getResult(0);
-    Value partial = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          slabs, index(plan.tileM() / 64));
-    scf::IfOp::create(
-        b, loc, partial,
-        [&](OpBuilder &, Location) {
-          for (int64_t slab = 0; slab < plan.tileM() / 64; ++slab) {
-            auto loadSlab = [&] {
-              nvgpu::TmaAsyncLoadOp::create(
-                  b, loc,
-                  view(arith::AddIOp::create(b, loc, aOffset(slot),
-                                             index(slab * plan.slabBoxBytes())),
-                       64),
-                  full, mapSlab,
-                  ValueRange{
-                      k, arith::AddIOp::create(b, loc, m0, index(slab * 64))},
-                  slot, Value(), Value());
-            };
-            // A tile's first slab always holds rows.
-            if (slab == 0) {
-              loadSlab();
-              continue;
-            }
-            scf::IfOp::create(b, loc,
-                              arith::CmpIOp::create(b, loc,
-                                                    arith::CmpIPredicate::ult,
-                                                    index(slab), slabs),
-                              [&](OpBuilder &, Location) {
-                                loadSlab();
-                                scf::YieldOp::create(b, loc);
-                              });
-          }
-          scf::YieldOp::create(b, loc);
-        },
-        [&](OpBuilder &, Location) {
-          loadWholeBox();
-          scf::YieldOp::create(b, loc);
-        });
-  } else if (!plan.reducesRows) {
-    loadWholeBox();
-  } else {
-    // A [K, M] `a`: each m64 slab of the tile as a box of 64 k-rows by 64
-    // columns, coordinates (column, k).
-    for (int64_t slab = 0; slab < plan.tileM() / 64; ++slab)
-      nvgpu::TmaAsyncLoadOp::create(
-          b, loc,
-          view(arith::AddIOp::create(b, loc, aOffset(slot),
-                                     index(slab * kMNMajorAtomBytes)),
-               kTileK),
-          full, mapA,
-          ValueRange{arith::AddIOp::create(b, loc, m0, index(slab * 64)), k},
-          slot, Value(), Value());
-  }
-  for (auto [box, source] : llvm::enumerate(boxes)) {
-    Value map = UnrealizedConversionCastOp::create(
-                    b, loc, mapType(plan.weightMapRows()), source.first)
-                    .getResult(0);
-    if (!plan.weightsMNMajor) {
-      nvgpu::TmaAsyncLoadOp::create(b, loc, view(bOffset(slot, box), kTileN),
-                                    full, map, ValueRange{k, source.second},
-                                    slot, Value(), Value());
-      continue;
-    }
-    // A [K, N] weight: the box's 128 columns as two boxes of 64 k-rows by
-    // 64 columns (the 128-byte swizzle's width), coordinates (column, k).
-    for (int64_t half = 0; half < 2; ++half)
-      nvgpu::TmaAsyncLoadOp::create(
-          b, loc,
-          view(arith::AddIOp::create(b, loc, bOffset(slot, box),
-                                     index(half * kMNMajorAtomBytes)),
-               kTileK),
-          full, map,
-          ValueRange{arith::AddIOp::create(b, loc, source.second,
-                                           index(half * kTileK)),
-                     k},
-          slot, Value(), Value());
-  }
+  loadA(slot, k, m0, slabs, aPointer, aSlabPointer);
+  loadWeights(slot, k, boxes);
 }
 
 void GemmKernelBuilder::buildProducer() {
@@ -640,17 +653,13 @@ void GemmKernelBuilder::buildProducer() {
               for (int64_t consumer = 0; consumer < kConsumers; ++consumer)
                 for (int64_t half = 0; half < 2; ++half)
                   // TMA coordinates are innermost first: (column, row).
-                  nvgpu::TmaAsyncLoadOp::create(
-                      b, loc,
-                      view(inputBoxOffset(slot, index(consumer), half), 64,
-                           element),
-                      full, map,
-                      ValueRange{
-                          arith::AddIOp::create(b, loc, n0, index(64 * half)),
-                          arith::AddIOp::create(
-                              b, loc, m0,
-                              index(consumer * plan.slabs * 64 + slab * 64))},
-                      slot, Value(), Value());
+                  loadBox(map,
+                          {arith::AddIOp::create(b, loc, n0, index(64 * half)),
+                           arith::AddIOp::create(
+                               b, loc, m0,
+                               index(consumer * plan.slabs * 64 + slab * 64))},
+                          inputBoxOffset(slot, index(consumer), half), 64, slot,
+                          element);
             }
           scf::YieldOp::create(b, loc);
         });
