@@ -336,6 +336,20 @@ func.func @rope(%x: tensor<?x64xbf16>, %w: tensor<384x64xbf16>, %c: tensor<?x32x
 //       PINGPONG:       scf.if
 //       PINGPONG:         llvm.store {{.*}} : vector<2xbf16>, !llvm.ptr{{$}}
 
+// Under ping-pong a consumer's tile is one m64 slab of 64 rows: A has no
+// second map of slab boxes, and every k-tile arms the whole stage (an 8 KiB
+// A box, two 16 KiB weight boxes) and loads its boxes unconditionally.
+// PINGPONG-LABEL: func.func @swiglu
+//       PINGPONG:   rows_per_tile = 64 : i64, {{.*}}tensor_map_rows = array<i64: 64, 128, 128>, tiles_n = 2 : i64}
+//       PINGPONG:   gpu.func @swiglu_gemm0(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: !llvm.ptr, %arg3: i32,
+//       PINGPONG:     nvgpu.mbarrier.arrive.expect_tx {{.*}}, %c40960
+//   PINGPONG-NOT:     scf.if
+//       PINGPONG:     nvgpu.tma.async.load {{.*}} : <tensor = memref<64x64xbf16, 3>
+//   PINGPONG-NOT:     scf.if
+//       PINGPONG:     nvgpu.tma.async.load {{.*}} : <tensor = memref<128x64xbf16, 3>
+//   PINGPONG-NOT:     scf.if
+//       PINGPONG:     nvgpu.tma.async.load {{.*}} : <tensor = memref<128x64xbf16, 3>
+
 // -----
 
 // A "half" RoPE over 128-wide heads visits columns c and c + 64 together,
