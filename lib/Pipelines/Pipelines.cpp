@@ -107,8 +107,8 @@ void mlir::coda::buildCodaLowerToNVVMPipeline(OpPassManager &pm) {
 void mlir::coda::buildCodaToPTXPipeline(
     OpPassManager &pm, const CodaToPTXPipelineOptions &options) {
   buildCodaGPUFusePipeline(pm.nest<func::FuncOp>(), CodaFusePipelineOptions());
-  pm.addPass(
-      createCodaPlanKernelsPass({options.stages, options.schedule.getValue()}));
+  pm.addPass(createCodaPlanKernelsPass(
+      {options.stages, options.schedule.getValue(), options.groupRows}));
   pm.addPass(createConvertCodaToGPUPass());
   buildCodaLowerToNVVMPipeline(pm);
 }

@@ -12,6 +12,10 @@
 
 namespace mlir::coda {
 
+/// The row tiles that sweep the column tiles together in a GEMM's grouped
+/// tile order unless its plan or the `group-rows` option says otherwise.
+constexpr unsigned kDefaultGroupRows = 8;
+
 #define GEN_PASS_DECL
 #include "coda/Conversion/Passes.h.inc"
 

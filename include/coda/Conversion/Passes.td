@@ -84,7 +84,9 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
     tile's own mean, from a second pass over the registers) are combined
     across the four lanes that hold a row and stored once per row and
     N-tile. CTAs are ordered so
-    that groups of 8 row tiles sweep the N tiles together (L2 reuse).
+    that groups of `group_rows` row tiles (8 unless the plan or the
+    `group-rows` option says otherwise) sweep the N tiles together (L2
+    reuse).
     Arguments, in order: each product's A tensor map, one per weight
     (device pointers to 128-byte CUtensorMap objects; boxes 64 (k) x rows),
     each product's A again in boxes of 64 rows where a tile has more (the
@@ -148,6 +150,11 @@ def ConvertCodaToGPUPass : Pass<"convert-coda-to-gpu", "::mlir::ModuleOp"> {
            "the other's mainloop) or \"epilogue-warpgroup\" (cooperative, "
            "the epilogue run by a fourth warpgroup under the next tile's "
            "mainloop)">,
+    Option<"groupRows", "group-rows", "unsigned",
+           /*default=*/"::mlir::coda::kDefaultGroupRows",
+           "Row tiles per group of a GEMM's tile order, for a GEMM without "
+           "a coda.plan: the CTAs sweep the column tiles over a group's "
+           "rows together (at least 1)">,
   ];
 }
 
@@ -201,7 +208,7 @@ def CodaPlanKernelsPass : Pass<"coda-plan-kernels", "::mlir::ModuleOp"> {
   let description = [{
     Decides, for every `coda.gemm`, what convert-coda-to-gpu will generate
     and records it on the op as `coda.plan`. A GEMM that already has a
-    `coda.plan` keeps its schedule and stages over the options (a plan
+    `coda.plan` keeps its schedule, stages and group rows over the options (a plan
     pinned by hand in the input, or one of an earlier run), and has the
     rest re-derived:
 
@@ -244,6 +251,12 @@ def CodaPlanKernelsPass : Pass<"coda-plan-kernels", "::mlir::ModuleOp"> {
       then takes the parts that pay for their partials at its row count
       and grid. 1 for every other GEMM. A plan may pin it (1, 2, 4 or 8,
       cooperative only).
+    * `group_rows`: the row tiles that sweep the column tiles together in
+      the whole tiles' order, so that a wave's CTAs share their A rows and
+      weight boxes in L2: the option's (8 by default), or the plan's when
+      it has one. Larger groups read the weights from DRAM fewer times
+      when they outgrow L2 (the gate/up forward's at 16384 rows: 16 times
+      with 8; `bench/NOTES.md` §56, §79).
 
     It also fixes the partial layout that the IR keeps symbolic until now:
     every `coda.partial_reduce` of a GEMM's epilogue, and every
@@ -257,6 +270,9 @@ def CodaPlanKernelsPass : Pass<"coda-plan-kernels", "::mlir::ModuleOp"> {
     Option<"schedule", "schedule", "std::string", /*default=*/"\"auto\"",
            "\"auto\", \"cooperative\", \"pingpong\" or "
            "\"epilogue-warpgroup\"">,
+    Option<"groupRows", "group-rows", "unsigned",
+           /*default=*/"::mlir::coda::kDefaultGroupRows",
+           "Row tiles per group of the tile order (at least 1)">,
   ];
 }
 

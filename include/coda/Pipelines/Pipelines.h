@@ -7,6 +7,7 @@
 #ifndef CODA_PIPELINES_PIPELINES_H
 #define CODA_PIPELINES_PIPELINES_H
 
+#include "coda/Conversion/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
@@ -82,6 +83,11 @@ struct CodaToPTXPipelineOptions
                      "\"auto\" (chosen per GEMM), \"cooperative\", "
                      "\"pingpong\" or \"epilogue-warpgroup\""),
       llvm::cl::init("auto")};
+  Option<unsigned> groupRows{
+      *this, "group-rows",
+      llvm::cl::desc("Row tiles per group of a GEMM's tile order (at least "
+                     "1)"),
+      llvm::cl::init(kDefaultGroupRows)};
 };
 
 /// Builds `coda-to-ptx-pipeline` on a `builtin.module` pass manager:

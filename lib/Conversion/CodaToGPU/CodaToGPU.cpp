@@ -143,7 +143,7 @@ struct ConvertCodaToGPUPass
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
     FailureOr<std::optional<GemmSchedule>> gemmSchedule =
-        parseScheduleOptions(module, schedule, stages);
+        parseScheduleOptions(module, schedule, stages, groupRows);
     if (failed(gemmSchedule))
       return signalPassFailure();
 
@@ -186,9 +186,9 @@ struct ConvertCodaToGPUPass
           auto fixed = readPlanAttr(gemm);
           FailureOr<GemmKernelPlan> plan = failure();
           if (succeeded(fixed))
-            plan =
-                planGemmKernel(gemm, fixed->value_or(GemmPlanChoice{
-                                         *gemmSchedule, stages, std::nullopt}));
+            plan = planGemmKernel(
+                gemm, fixed->value_or(GemmPlanChoice{*gemmSchedule, stages,
+                                                     std::nullopt, groupRows}));
           supported &= succeeded(plan);
           if (succeeded(plan))
             plans[op] = std::move(*plan);

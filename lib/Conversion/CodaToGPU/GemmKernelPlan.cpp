@@ -44,10 +44,13 @@ StringRef mlir::coda::stringifyGemmSchedule(GemmSchedule schedule) {
 
 FailureOr<std::optional<GemmSchedule>>
 mlir::coda::parseScheduleOptions(Operation *anchor, StringRef schedule,
-                                 int64_t stages) {
+                                 int64_t stages, int64_t groupRows) {
   if (stages == 1)
     return anchor->emitError("stages = 1: the mainloop's ring needs at least "
                              "2 slots to overlap loads with wgmma");
+  if (groupRows < 1)
+    return anchor->emitError("group-rows = ")
+           << groupRows << ": a tile group holds at least one row tile";
   if (schedule == "auto")
     return std::optional<GemmSchedule>();
   std::optional<GemmSchedule> parsed = parseGemmSchedule(schedule);
@@ -473,6 +476,7 @@ mlir::coda::planGemmKernel(GemmOp gemm, const GemmPlanChoice &choice) {
       plan.productKs.push_back(
           cast<RankedTensorType>(a.getType()).getDimSize(1));
   plan.stages = stages;
+  plan.groupRows = choice.groupRows;
   if (failed(checkGemmOperands(gemm, plan.width)))
     return failure();
   auto yield = cast<YieldOp>(gemm.getBody().getTerminator());
@@ -611,6 +615,7 @@ DictionaryAttr mlir::coda::getPlanAttr(MLIRContext *context,
   Builder b(context);
   return b.getDictionaryAttr({
       b.getNamedAttr("boxes", b.getI64IntegerAttr(plan.boxes)),
+      b.getNamedAttr("group_rows", b.getI64IntegerAttr(plan.groupRows)),
       b.getNamedAttr("rows_per_tile", b.getI64IntegerAttr(plan.tileM())),
       b.getNamedAttr("schedule",
                      b.getStringAttr(stringifyGemmSchedule(plan.schedule))),
@@ -627,17 +632,26 @@ FailureOr<std::optional<GemmPlanChoice>> mlir::coda::readPlanAttr(GemmOp gemm) {
   auto schedule = plan ? plan.getAs<StringAttr>("schedule") : StringAttr();
   auto stages = plan ? plan.getAs<IntegerAttr>("stages") : IntegerAttr();
   Attribute splits = plan ? plan.get("splits") : Attribute();
+  Attribute groupRows = plan ? plan.get("group_rows") : Attribute();
   std::optional<GemmSchedule> parsed =
       schedule ? parseGemmSchedule(schedule.getValue()) : std::nullopt;
+  auto isCount = [](Attribute value) {
+    auto count = dyn_cast_or_null<IntegerAttr>(value);
+    return count && count.getInt() >= 1;
+  };
   if (!parsed || !stages || stages.getInt() < 2 ||
-      (splits && !isa<IntegerAttr>(splits)))
+      (splits && !isa<IntegerAttr>(splits)) ||
+      (groupRows && !isCount(groupRows)))
     return gemm.emitError("coda.plan must be a dictionary with schedule = "
                           "\"cooperative\", \"pingpong\" or "
                           "\"epilogue-warpgroup\", stages >= 2 and "
-                          "optionally an integer splits, got ")
+                          "optionally an integer splits and group_rows >= 1, "
+                          "got ")
            << attr;
   GemmPlanChoice choice{*parsed, stages.getInt(), std::nullopt};
   if (splits)
     choice.splits = cast<IntegerAttr>(splits).getInt();
+  if (groupRows)
+    choice.groupRows = cast<IntegerAttr>(groupRows).getInt();
   return std::optional(choice);
 }

@@ -21,6 +21,7 @@
 #ifndef CODA_LIB_CONVERSION_CODATOGPU_GEMMKERNELPLAN_H
 #define CODA_LIB_CONVERSION_CODATOGPU_GEMMKERNELPLAN_H
 
+#include "coda/Conversion/Passes.h"
 #include "coda/Dialect/Coda/IR/CodaOps.h"
 
 namespace mlir::coda {
@@ -71,11 +72,13 @@ enum class GemmSchedule {
 std::optional<GemmSchedule> parseGemmSchedule(StringRef name);
 StringRef stringifyGemmSchedule(GemmSchedule schedule);
 
-/// The schedule of the `schedule` and `stages` pass options (none for
-/// "auto": the planner chooses per GEMM), or failure after reporting on
-/// `anchor` why they are not one.
-FailureOr<std::optional<GemmSchedule>>
-parseScheduleOptions(Operation *anchor, StringRef schedule, int64_t stages);
+/// The schedule of the `schedule`, `stages` and `group-rows` pass options
+/// (none for "auto": the planner chooses per GEMM), or failure after
+/// reporting on `anchor` why they are not one.
+FailureOr<std::optional<GemmSchedule>> parseScheduleOptions(Operation *anchor,
+                                                            StringRef schedule,
+                                                            int64_t stages,
+                                                            int64_t groupRows);
 
 /// The SMs whose waves the planner fills when it splits a reduction: the
 /// H100 SXM's and the H200's.
@@ -101,6 +104,8 @@ struct GemmPlanChoice {
   /// The most parts a split reduction is cut into; none: the planner
   /// chooses.
   std::optional<int64_t> splits;
+  /// Row tiles per group of the tile order.
+  int64_t groupRows = kDefaultGroupRows;
 };
 
 /// The static shape of one GEMM kernel. The grid is persistent: each CTA
@@ -157,6 +162,10 @@ struct GemmKernelPlan {
   /// kernel's scratch and count them stored; the last adds them and runs
   /// the epilogue.
   int64_t splits = 1;
+  /// The row tiles of a group in the whole tiles' order: the CTAs of a wave
+  /// sweep the column tiles over the group's rows together, so that they
+  /// share its A rows and each column tile's weight boxes in L2.
+  int64_t groupRows = kDefaultGroupRows;
 
   /// Consumer warpgroups per tile, and the rows of a tile.
   int64_t consumersPerTile() const {
@@ -282,8 +291,8 @@ FailureOr<GemmKernelPlan> planGemmKernel(GemmOp gemm,
                                          const GemmPlanChoice &choice);
 
 /// The attribute coda-plan-kernels puts on a GEMM: {schedule, stages,
-/// splits, rows_per_tile, boxes}. convert-coda-to-gpu follows its
-/// schedule, stages and splits (when present).
+/// splits, group_rows, rows_per_tile, boxes}. convert-coda-to-gpu follows
+/// its schedule, stages, splits and group_rows (when present).
 constexpr llvm::StringLiteral kPlanAttrName = "coda.plan";
 DictionaryAttr getPlanAttr(MLIRContext *context, const GemmKernelPlan &plan);
 

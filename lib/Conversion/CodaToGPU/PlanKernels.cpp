@@ -31,7 +31,7 @@ struct CodaPlanKernelsPass
 
   void runOnOperation() override {
     FailureOr<std::optional<GemmSchedule>> gemmSchedule =
-        parseScheduleOptions(getOperation(), schedule, stages);
+        parseScheduleOptions(getOperation(), schedule, stages, groupRows);
     if (failed(gemmSchedule))
       return signalPassFailure();
     WalkResult result = getOperation().walk([&](GemmOp gemm) {
@@ -40,9 +40,9 @@ struct CodaPlanKernelsPass
       auto pinned = readPlanAttr(gemm);
       if (failed(pinned))
         return WalkResult::interrupt();
-      FailureOr<GemmKernelPlan> plan =
-          planGemmKernel(gemm, pinned->value_or(GemmPlanChoice{
-                                   *gemmSchedule, stages, std::nullopt}));
+      FailureOr<GemmKernelPlan> plan = planGemmKernel(
+          gemm, pinned->value_or(GemmPlanChoice{*gemmSchedule, stages,
+                                                std::nullopt, groupRows}));
       if (failed(plan))
         return WalkResult::interrupt();
       gemm->setAttr(kPlanAttrName, getPlanAttr(gemm.getContext(), *plan));

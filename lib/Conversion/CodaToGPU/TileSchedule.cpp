@@ -13,7 +13,6 @@ using namespace mlir;
 using namespace mlir::coda;
 
 /// Row tiles that sweep the N tiles together (the tile-order swizzle).
-constexpr int64_t kGroupRows = 8;
 
 TileSchedule::TileSchedule(OpBuilder &builder, Location loc,
                            const GemmKernelPlan &plan, Value rows,
@@ -239,12 +238,13 @@ Value TileSchedule::firstStep(Value ordinal) {
 
 std::pair<Value, Value>
 TileSchedule::tileOrigin(Value linear, Value firstRowTile, Value regionRows) {
-  Value perGroup = index(kGroupRows * plan.nTiles());
+  Value perGroup = index(plan.groupRows * plan.nTiles());
   Value group = arith::DivUIOp::create(b, loc, linear, perGroup);
-  Value groupStart = arith::MulIOp::create(b, loc, group, index(kGroupRows));
+  Value groupStart =
+      arith::MulIOp::create(b, loc, group, index(plan.groupRows));
   Value groupRows = arith::MinUIOp::create(
       b, loc, arith::SubIOp::create(b, loc, regionRows, groupStart),
-      index(kGroupRows));
+      index(plan.groupRows));
   Value inGroup = arith::RemUIOp::create(b, loc, linear, perGroup);
   Value rowTile = arith::AddIOp::create(
       b, loc, arith::AddIOp::create(b, loc, firstRowTile, groupStart),

@@ -15,7 +15,7 @@
 // and gridDim.x - 1 - blockIdx.x on odd ones (a snake, which gives the last
 // round's units to the CTAs that took the previous round's last, the cheap
 // tiles of rows past M); the whole tiles first, in a grouped order where
-// kGroupRows row tiles sweep the column tiles together so that concurrent
+// plan.groupRows row tiles sweep the column tiles together so that concurrent
 // CTAs share A row blocks and weight boxes in L2, then the split units
 // split-major (every split tile's split 0 first).
 //

@@ -2,12 +2,15 @@
 // RUN: not coda-opt %s --split-input-file --coda-plan-kernels="stages=5" 2>&1 | FileCheck %s --check-prefix=NOFIT
 // RUN: not coda-opt %s --coda-plan-kernels="schedule=warp" 2>&1 | FileCheck %s --check-prefix=SCHEDULE
 // RUN: not coda-opt %s --coda-plan-kernels="stages=1" 2>&1 | FileCheck %s --check-prefix=STAGES
+// RUN: not coda-opt %s --coda-plan-kernels="group-rows=0" 2>&1 | FileCheck %s --check-prefix=GROUP
+// RUN: not coda-opt %s --convert-coda-to-gpu="group-rows=0" 2>&1 | FileCheck %s --check-prefix=GROUP
 // RUN: not coda-opt %s --split-input-file --convert-coda-to-gpu 2>&1 | FileCheck %s --check-prefix=BADPLAN
 
 // NOFIT: error: a ring of 5 stages of 48 KiB needs 241 KiB of shared memory; a CTA has 227 KiB
 // SCHEDULE: error: schedule = "warp" is not "auto", "cooperative", "pingpong" or "epilogue-warpgroup"
 // STAGES: error: stages = 1: the mainloop's ring needs at least 2 slots to overlap loads with wgmma
-// BADPLAN: error: coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2 and optionally an integer splits, got {schedule = "cooperative", stages = 1 : i64}
+// GROUP: error: group-rows = 0: a tile group holds at least one row tile
+// BADPLAN: error: coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2 and optionally an integer splits and group_rows >= 1, got {schedule = "cooperative", stages = 1 : i64}
 
 // What the generator cannot take is reported when planning: a weight
 // gradient reads both operands as [K, ...].
@@ -38,7 +41,7 @@ func.func @km_products(%d0: tensor<?x128xbf16>, %d1: tensor<?x128xbf16>, %x0: te
 // A plan that is not one: reported by coda-plan-kernels, which keeps a
 // GEMM's plan, and by convert-coda-to-gpu.
 func.func @bad_plan(%a: tensor<?x64xbf16>, %b: tensor<32x64xbf16>) -> tensor<?x32xbf16> {
-  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2 and optionally an integer splits, got {schedule = "cooperative", stages = 1 : i64}}}
+  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2 and optionally an integer splits and group_rows >= 1, got {schedule = "cooperative", stages = 1 : i64}}}
   %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 1 : i64}} : (tensor<?x64xbf16>, tensor<32x64xbf16>) -> tensor<?x32xbf16> {
   ^bb0(%acc: tensor<?x32xf32>):
     coda.yield %acc : tensor<?x32xf32>
@@ -125,8 +128,20 @@ func.func @split_pingpong(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> ten
 // -----
 
 func.func @split_name(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
-  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2 and optionally an integer splits, got {schedule = "cooperative", splits = "two", stages = 4 : i64}}}
+  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2 and optionally an integer splits and group_rows >= 1, got {schedule = "cooperative", splits = "two", stages = 4 : i64}}}
   %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 4 : i64, splits = "two"}} : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
+  ^bb0(%acc: tensor<?x128xf32>):
+    coda.yield %acc : tensor<?x128xf32>
+  }
+  return %y : tensor<?x128xbf16>
+}
+
+// -----
+
+// A tile group of no row tiles.
+func.func @group_rows_zero(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
+  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2 and optionally an integer splits and group_rows >= 1, got {group_rows = 0 : i64, schedule = "cooperative", stages = 4 : i64}}}
+  %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 4 : i64, group_rows = 0 : i64}} : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
   ^bb0(%acc: tensor<?x128xf32>):
     coda.yield %acc : tensor<?x128xf32>
   }
