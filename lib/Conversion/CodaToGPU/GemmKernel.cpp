@@ -25,7 +25,7 @@
 //   in the slot's A box. A tile whose rows end before its last m64 slab
 //   (the last row tile) loads A only for its slabs that hold rows, one
 //   64-row box each from a second tensor map, and arms its k-tiles with
-//   those bytes: the other slabs keep a former k-tile's rows, which only
+//   those bytes: the other slabs hold whatever earlier loads left, which only
 //   rows past M read;
 //   warpgroups 1 and 2, the consumers, take registers (setmaxnreg 240).
 //   Cooperative: both work on every tile, each on plan.slabs m64 slabs of

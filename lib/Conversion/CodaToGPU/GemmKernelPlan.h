@@ -264,8 +264,8 @@ struct GemmKernelPlan {
   /// Whether each product's `a` also arrives as a tensor map of 64-row
   /// boxes, one m64 slab each: a tile whose rows end inside it loads only
   /// its slabs that hold rows (bench/NOTES.md §78). The slabs it does not
-  /// load keep a former k-tile's rows, whose results the epilogue leaves
-  /// out as it leaves out every row past M.
+  /// load hold whatever earlier loads left there, whose results the epilogue
+  /// leaves out as it leaves out every row past M.
   bool loadsSlabBoxes() const { return !reducesRows && tileM() > 64; }
   int64_t slabBoxBytes() const { return 64 * kTileK * 2; }
   int64_t nTiles() const { return llvm::divideCeil(width, kTileN); }
