@@ -506,7 +506,7 @@ void GemmKernelBuilder::loadA(Value slot, Value k, Value m0, Value slabs,
       UnrealizedConversionCastOp::create(b, loc, mapType(64), slabPointer)
           .getResult(0);
   auto loadSlab = [&](int64_t slab) {
-    loadBox(slabMap, {k, slabRow(slab)}, atSlab(slab, plan.slabBoxBytes()), 64,
+    loadBox(slabMap, {k, slabRow(slab)}, atSlab(slab, kSwizzledBoxBytes), 64,
             slot);
   };
   Value partial = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
@@ -610,18 +610,10 @@ void GemmKernelBuilder::buildProducer() {
           // the bytes of a k-tile.
           Value slabs, kTileBytes = index(plan.stageBytes());
           if (plan.loadsSlabBoxes()) {
-            slabs = arith::MinUIOp::create(
-                b, loc, index(plan.tileM() / 64),
-                arith::DivUIOp::create(
-                    b, loc,
-                    arith::AddIOp::create(
-                        b, loc, arith::SubIOp::create(b, loc, rows, m0),
-                        index(63)),
-                    index(64)));
+            slabs = schedule->slabsWithRows(unit);
             kTileBytes = arith::AddIOp::create(
                 b, loc,
-                arith::MulIOp::create(b, loc, slabs,
-                                      index(plan.slabBoxBytes())),
+                arith::MulIOp::create(b, loc, slabs, index(kSwizzledBoxBytes)),
                 index(plan.stageBytes() - plan.aBoxBytes()));
           }
           SmallVector<SmallVector<std::pair<Value, Value>>> sources(

@@ -267,7 +267,6 @@ struct GemmKernelPlan {
   /// load hold whatever earlier loads left there, whose results the epilogue
   /// leaves out as it leaves out every row past M.
   bool loadsSlabBoxes() const { return !reducesRows && tileM() > 64; }
-  int64_t slabBoxBytes() const { return 64 * kTileK * 2; }
   int64_t nTiles() const { return llvm::divideCeil(width, kTileN); }
   /// The range that holds output column `column`.
   const EpilogueRange &rangeOf(int64_t column) const;

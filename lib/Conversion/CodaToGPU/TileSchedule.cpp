@@ -12,12 +12,10 @@
 using namespace mlir;
 using namespace mlir::coda;
 
-/// Row tiles that sweep the N tiles together (the tile-order swizzle).
-
 TileSchedule::TileSchedule(OpBuilder &builder, Location loc,
                            const GemmKernelPlan &plan, Value rows,
                            Value allKTiles)
-    : b(builder), loc(loc), plan(plan), allKTiles(allKTiles) {
+    : b(builder), loc(loc), plan(plan), rows(rows), allKTiles(allKTiles) {
   // The CTA's units: ceil(M / tileM) x nTiles tiles, the split ones
   // times the splits, every gridDim.x-th.
   rowTiles = arith::DivUIOp::create(
@@ -62,6 +60,12 @@ Value TileSchedule::ceilDiv(Value value, Value divisor) {
       arith::AddIOp::create(b, loc, value,
                             arith::SubIOp::create(b, loc, divisor, index(1))),
       divisor);
+}
+
+Value TileSchedule::slabsWithRows(const Unit &unit) {
+  return arith::MinUIOp::create(
+      b, loc, index(plan.tileM() / 64),
+      ceilDiv(arith::SubIOp::create(b, loc, rows, unit.m0), index(64)));
 }
 
 Value TileSchedule::firstKTile(const Unit &unit) {

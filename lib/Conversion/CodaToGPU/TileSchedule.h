@@ -59,6 +59,9 @@ public:
   Unit unitAt(Value ordinal);
   /// The first of `unit`'s k-tiles.
   Value firstKTile(const Unit &unit);
+  /// The m64 slabs of `unit`'s tile that hold rows: all of them but in a
+  /// tile whose rows end inside it.
+  Value slabsWithRows(const Unit &unit);
   /// Whether `unit` is one split of its tile: every unit of a weight
   /// gradient; of another GEMM, those of the row tiles past the whole ones.
   /// Derived where it is used, so that it is not live across the mainloop.
@@ -105,9 +108,9 @@ private:
   OpBuilder &b;
   Location loc;
   const GemmKernelPlan &plan;
-  /// The k-tiles of a whole tile, the row tiles and tiles of the output,
-  /// the CTA and the CTAs.
-  Value allKTiles, rowTiles, tiles, cta, ctas;
+  /// The output rows the tiles cover, the k-tiles of a whole tile, the row
+  /// tiles and tiles of the output, the CTA and the CTAs.
+  Value rows, allKTiles, rowTiles, tiles, cta, ctas;
   /// The splits this launch uses and the k-tiles of a split unit,
   /// ceil(allKTiles / splitCount).
   Value splitCount, splitKTiles;
