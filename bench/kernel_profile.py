@@ -13,7 +13,10 @@ autograd) are profiled the same way for the total to compare with.
 
 With --once it runs the pair a single time at each of --rows and
 stops (for compute-sanitizer: `compute-sanitizer python3
-bench/kernel_profile.py PAIR.ptx --once --rows 37 1000`).
+bench/kernel_profile.py PAIR.ptx --once --rows 37 1000`). With --floor-once
+it runs the GEMM floor's forward+backward a single time at each of --rows
+instead, and loads no pair (for Nsight Compute: bench/dram_bytes.py
+--floor).
 
 With --flush every profiled step follows a write of 256 MB, as
 triton.testing.do_bench clears the L2 before each of block.py's timed runs,
@@ -26,7 +29,7 @@ finishes, a kernel's time would include its wait for that kernel. With
 the step's times below the table are the ones block.py measures.
 
 usage: python3 bench/kernel_profile.py PAIR.ptx [--rows 16384] [--steps 20] [--once] [--flush]
-                                      [--dependent]
+                                      [--dependent] [--floor-once]
 """
 
 import argparse
@@ -81,6 +84,16 @@ def profile(step, steps, flush=False):
     return times, idle
 
 
+def floor_step(inputs, cotangents):
+    """A callable that runs the GEMM floor's forward+backward once (bench/
+    block.py's gemms_only through autograd, bf16)."""
+    args, _ = bench.leaf_arguments(inputs, torch.bfloat16)
+    _, y0, wo, _, w1, wd, _, wqkv, _, _ = args
+    leaves = [y0, wo, w1, wd, wqkv]
+    dqkv = cotangents[1].bfloat16()
+    return lambda: bench.gradients(bench.gemms_only, leaves, leaves, [dqkv])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ptx")
@@ -96,7 +109,17 @@ def main():
                         help="launch each kernel while the one before it finishes, as "
                              "the runtime does by default (kernel times then include "
                              "their waits)")
+    parser.add_argument("--floor-once", action="store_true",
+                        help="run the GEMM floor's forward+backward once at each row "
+                             "count and stop")
     options = parser.parse_args()
+    if options.floor_once:
+        for rows in options.rows:
+            run_floor = floor_step(bench.make_inputs(rows), bench.make_cotangents(rows))
+            run_floor()
+            torch.cuda.synchronize()
+            print(f"ran the GEMM floor at {rows} rows")
+        return 0
     # The runtime reads it at its first launch.
     if not options.dependent:
         os.environ["CODA_RUNTIME_SERIAL_LAUNCH"] = "1"
@@ -155,12 +178,7 @@ def main():
     except Exception as error:  # the capture is informative only
         print(f"no CUDA graph: {error}")
 
-    args, _ = bench.leaf_arguments(inputs, torch.bfloat16)
-    _, y0, wo, _, w1, wd, _, wqkv, _, _ = args
-    leaves = [y0, wo, w1, wd, wqkv]
-    dqkv = cotangents[1].bfloat16()
-    floor, _ = profile(lambda: bench.gradients(bench.gemms_only, leaves, leaves, [dqkv]),
-                       options.steps, options.flush)
+    floor, _ = profile(floor_step(inputs, cotangents), options.steps, options.flush)
     print(f"\nGEMM floor forward+backward at {rows} rows: {sum(floor.values()):.1f} us "
           f"of kernels")
     for name, us in sorted(floor.items(), key=lambda item: -item[1]):
