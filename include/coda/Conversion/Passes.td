@@ -224,10 +224,11 @@ def CodaPlanKernelsPass : Pass<"coda-plan-kernels", "::mlir::ModuleOp"> {
       the next tile while it runs the epilogue and stores the results from
       registers (the Llama-3-1B block's gate/up forward 7% faster, its QKV
       forward 3%; `bench/NOTES.md` §57). Every other GEMM is
-      "cooperative": with tile inputs the epilogue warpgroup's loads and
-      registers lose to the ring and staging, its 160 registers spill with
-      a bias beside them, and a plain store gains nothing from the hand-off
-      (1-6% slower). Cooperative beats
+      "cooperative": with tile inputs one epilogue warpgroup, which then
+      loads them by TMA into a buffer of its own, runs the epilogue more
+      slowly than the two consumers (`bench/NOTES.md` §81), its 160
+      registers spill with a bias beside them, and a plain store gains
+      nothing from the hand-off (1-6% slower). Cooperative beats
       ping-pong on every plain and fused shape of the block (steps 5-8,
       commands in `bench/gemm_kernel_check.sh`).
     * `stages`: the deepest ring that fits in the 227 KiB of a CTA, at most

@@ -633,6 +633,14 @@ void RangeEmitter::emitBatch(int64_t slab, ArrayRef<int64_t> batch) {
   if (!blockSums.empty())
     for (int64_t j : batch)
       addSlabRows(rowGroup[0], rowGroup[1], j);
+  if (frame.pinsPartialSums)
+    for (RowState &state : rowGroup)
+      for (auto &[partial, sum] : state.sums)
+        sum = LLVM::InlineAsmOp::create(
+                  b, loc, sum.getType(), ValueRange{sum}, "mov.b32 $0, $1;",
+                  "=f,f", /*has_side_effects=*/true, /*is_align_stack=*/false,
+                  LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+                  .getResult(0);
 }
 
 void RangeEmitter::addPartialTerms(RowState &state, int64_t j, Value column,

@@ -15,9 +15,10 @@
 
 namespace mlir::coda {
 
-/// A slab's step of an epilogue input loaded through the ring: the
-/// shared-memory byte offset of the consumer's first 64 x 64 box (the
-/// second follows), and where the thread's pairs sit in those boxes.
+/// A slab of an epilogue input loaded by TMA (a ring step, or the epilogue
+/// warpgroup's input buffer): the shared-memory byte offset of the
+/// consumer's first 64 x 64 box (the second follows), and where the
+/// thread's pairs sit in those boxes.
 struct RingInputBoxes {
   Value offset;
   SwizzledPairs pairs;
@@ -55,15 +56,21 @@ struct EpilogueFrame {
   /// The staging buffer of the results that plan.stagedResults sends out
   /// by TMA.
   StagingFrame staging;
-  /// Called before a slab's first batch: waits for the slab's steps of the
-  /// inputs loaded through the ring (plan.ringInputs) and returns, per
-  /// epilogue input, where its boxes sit (none: read from global memory).
+  /// Called before a slab's first batch: waits for the slab's boxes of the
+  /// inputs loaded by TMA (plan.ringInputs) and returns, per epilogue
+  /// input, where its boxes sit (none: read from global memory).
   std::function<SmallVector<std::optional<RingInputBoxes>>(int64_t slab)>
       enterSlab;
   /// Called after a slab's last batch (its partial sums stored, and the
   /// stores of the results staged over its steps past reading them):
-  /// releases the slab's ring steps.
+  /// releases the slab's ring steps, or the epilogue warpgroup's buffer.
   std::function<void(int64_t slab)> leaveSlab;
+  /// Whether each running partial sum passes through an opaque move after
+  /// every batch. Then LLVM cannot sink a batch's terms past the results'
+  /// predicated stores to the sum's use at the end, which keeps them live
+  /// across the whole tile: in the epilogue warpgroup's 160 registers the
+  /// dgrad with SwiGLU's gradient spilled 2.4 KB without it.
+  bool pinsPartialSums = false;
 };
 
 /// Emits `gemm`'s epilogue region on the warpgroup's registers: each output

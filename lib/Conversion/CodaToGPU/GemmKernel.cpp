@@ -55,7 +55,11 @@
 // rounded to bf16, to warpgroup 3 through a 32 KiB buffer after the ring
 // (handOff), and starts the next tile; warpgroup 3 runs the epilogue of
 // both consumers' rows in turn, its results stored from registers
-// (buildEpilogueWarpgroup). Registers: 32, 160, 160 and 160.
+// (buildEpilogueWarpgroup). It loads the tile inputs of plan.ringInputs
+// itself, by TMA, one consumer's m64 slab at a time into its input buffer
+// after the hand-off buffer (loadEpilogueInputs), and meets at its named
+// barrier before loading it again; the producer loads no epilogue input.
+// Registers: 32, 160, 160 and 160.
 //
 // A split kernel (plan.splits > 1) walks units instead of tiles: first
 // the whole tiles, then the split tiles' units, all tiles of split 0, then
@@ -114,6 +118,9 @@ constexpr int32_t kEpilogueRegisters = 160;
 /// The accumulator values a thread moves through the hand-off buffer in one
 /// 16-byte access.
 constexpr int64_t kHandOffGroup = 8;
+/// The epilogue warpgroup's named barrier (0 is the CTA's, 1 and 2 the
+/// consumers').
+constexpr int32_t kEpilogueBarrier = 3;
 /// The bytes of one 64-column swizzle atom of an MN-major B box: 64 k-rows
 /// of 128 bytes.
 constexpr int64_t kMNMajorAtomBytes = 64 * 128;
@@ -188,6 +195,13 @@ private:
   /// The epilogue warpgroup: per tile, per consumer, reads the hand-off
   /// buffer into registers, frees it, and runs the epilogue on them.
   void buildEpilogueWarpgroup();
+  /// The epilogue warpgroup's side of a slab of `consumer`'s rows (fill
+  /// number `fill` of its input buffer): its first thread loads the slab's
+  /// boxes of every input of plan.ringInputs, and the warpgroup waits for
+  /// them. Returns where each input's boxes sit.
+  SmallVector<std::optional<RingInputBoxes>>
+  loadEpilogueInputs(Value m0, Value n0, Value consumer, int64_t slab,
+                     Value fill, Value leader, Value rowInSlab, Value quad);
   /// The thread's index in its warpgroup, its lane, and its upper row in
   /// each m64 slab of wgmma's fragment.
   struct FragmentThread {
@@ -202,9 +216,11 @@ private:
   std::pair<Value, Value> boxSource(Value n0, int64_t box, unsigned product);
   /// A TMA load of `map`'s box at `coordinates` (innermost first) into the
   /// box of `rows` rows by 64 columns (of `element`) at `byteOffset` in
-  /// shared memory, counted on `slot`'s full barrier.
+  /// shared memory, counted on barrier `slot` of `barriers` (the ring's
+  /// `full` by default).
   void loadBox(Value map, ValueRange coordinates, Value byteOffset,
-               int64_t rows, Value slot, Type element = {});
+               int64_t rows, Value slot, Type element = {},
+               Value barriers = {});
   /// The TMA loads of k-tile `kTile` (counted over all products) into
   /// `slot`: A's box and the B boxes of `sources`, one (map, row) per box
   /// of each product. Where `slabs` is set (plan.loadsSlabBoxes), a tile
@@ -249,6 +265,16 @@ private:
   /// The first lane of the warp arrives on `empty` for each of `slots`: the
   /// warp is done reading them.
   void releaseSlots(ArrayRef<Value> slots, Value lane);
+  /// Waits until the epilogue warpgroup's 128 threads get here (its named
+  /// barrier).
+  void meetEpilogueWarpgroup() {
+    NVVM::BarrierOp::create(
+        b, loc, Type(),
+        arith::ConstantOp::create(b, loc,
+                                  b.getI32IntegerAttr(kEpilogueBarrier)),
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(128)),
+        NVVM::BarrierReductionAttr(), Value());
+  }
   /// Waits until every lane of the warp gets here (`bar.warp.sync -1`).
   void reconvergeWarp() {
     NVVM::SyncWarpOp::create(
@@ -292,7 +318,8 @@ private:
   /// (plan.scratchBytes()).
   Value scratch;
   // Values of the setup.
-  Value tid, warpgroup, smem, full, empty, turn, handOffFull, handOffEmpty;
+  Value tid, warpgroup, smem, full, empty, turn, handOffFull, handOffEmpty,
+      epilogueInputFull;
   /// The CTA's units and their order (built by buildSetup).
   std::optional<TileSchedule> schedule;
 };
@@ -372,6 +399,11 @@ void GemmKernelBuilder::buildSetup() {
     handOffFull = nvgpu::MBarrierCreateOp::create(b, loc, handOffType);
     handOffEmpty = nvgpu::MBarrierCreateOp::create(b, loc, handOffType);
   }
+  // `epilogueInputFull` completes when the epilogue warpgroup's input
+  // buffer has landed.
+  if (plan.epilogueInputBytes())
+    epilogueInputFull = nvgpu::MBarrierCreateOp::create(
+        b, loc, nvgpu::MBarrierGroupType::get(context, workgroup, 1));
   Value isThread0 =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, index(0));
   scf::IfOp::create(b, loc, isThread0, [&](OpBuilder &, Location) {
@@ -391,6 +423,9 @@ void GemmKernelBuilder::buildSetup() {
         nvgpu::MBarrierInitOp::create(b, loc, handOff, index(128),
                                       index(consumer), Value());
     }
+    if (epilogueInputFull)
+      nvgpu::MBarrierInitOp::create(b, loc, epilogueInputFull, index(1),
+                                    index(0), Value());
     auto prefetch = [&](ArrayRef<Value> pointers, int64_t boxRows) {
       for (Value pointer : pointers)
         nvgpu::TmaPrefetchOp::create(b, loc,
@@ -469,9 +504,10 @@ std::pair<Value, Value> GemmKernelBuilder::boxSource(Value n0, int64_t box,
 
 void GemmKernelBuilder::loadBox(Value map, ValueRange coordinates,
                                 Value byteOffset, int64_t rows, Value slot,
-                                Type element) {
-  nvgpu::TmaAsyncLoadOp::create(b, loc, view(byteOffset, rows, element), full,
-                                map, coordinates, slot, Value(), Value());
+                                Type element, Value barriers) {
+  nvgpu::TmaAsyncLoadOp::create(b, loc, view(byteOffset, rows, element),
+                                barriers ? barriers : full, map, coordinates,
+                                slot, Value(), Value());
 }
 
 void GemmKernelBuilder::loadA(Value slot, Value k, Value m0, Value slabs,
@@ -633,7 +669,8 @@ void GemmKernelBuilder::buildProducer() {
           // The epilogue inputs' steps: per slab, per input, both
           // consumers' 64 rows of it by the tile's 128 columns.
           int64_t step = 0;
-          for (int64_t slab = 0; slab < plan.slabs; ++slab)
+          for (int64_t slab = 0; plan.epilogueSteps() && slab < plan.slabs;
+               ++slab)
             for (Value map : inputMaps) {
               if (!map)
                 continue;
@@ -1066,6 +1103,49 @@ void GemmKernelBuilder::handOff(Value consumer, Value thread, Value local,
                                   handOffFull, consumer);
 }
 
+SmallVector<std::optional<RingInputBoxes>>
+GemmKernelBuilder::loadEpilogueInputs(Value m0, Value n0, Value consumer,
+                                      int64_t slab, Value fill, Value leader,
+                                      Value rowInSlab, Value quad) {
+  Value row = arith::AddIOp::create(
+      b, loc, m0,
+      arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, consumer, index(plan.slabs * 64)),
+          index(slab * 64)));
+  SmallVector<std::optional<RingInputBoxes>> boxes(inputMaps.size());
+  SmallVector<std::pair<Value, Value>> loads;
+  int64_t offset = plan.epilogueInputOffset();
+  for (auto [input, map] : llvm::enumerate(inputMaps)) {
+    if (!map)
+      continue;
+    Value at = index(offset);
+    offset += 2 * kSwizzledBoxBytes;
+    boxes[input] =
+        RingInputBoxes{at, SwizzledPairs(b, loc, smem, at, rowInSlab, quad)};
+    loads.push_back({map, at});
+  }
+  scf::IfOp::create(b, loc, leader, [&](OpBuilder &, Location) {
+    nvgpu::MBarrierArriveExpectTxOp::create(b, loc, epilogueInputFull,
+                                            index(plan.epilogueInputBytes()),
+                                            index(0), Value());
+    for (auto [map, at] : loads) {
+      Type element = cast<nvgpu::TensorMapDescriptorType>(map.getType())
+                         .getTensor()
+                         .getElementType();
+      for (int64_t half = 0; half < 2; ++half)
+        // TMA coordinates are innermost first: (column, row).
+        loadBox(
+            map, {arith::AddIOp::create(b, loc, n0, index(64 * half)), row},
+            arith::AddIOp::create(b, loc, at, index(half * kSwizzledBoxBytes)),
+            64, index(0), element, epilogueInputFull);
+    }
+    scf::YieldOp::create(b, loc);
+  });
+  waitParity(epilogueInputFull, index(0), fill);
+  return boxes;
+}
+
 void GemmKernelBuilder::buildEpilogueWarpgroup() {
   MLIRContext *context = b.getContext();
   NVVM::SetMaxRegisterOp::create(b, loc, kEpilogueRegisters,
@@ -1124,6 +1204,28 @@ void GemmKernelBuilder::buildEpilogueWarpgroup() {
               frame.rowInputs = loadRowInputs(b, loc, gemm, plan, frame.rowBase,
                                               rows, inputs);
               frame.staging.maps = resultMaps;
+              // Its tile inputs by TMA, a slab at a time into one buffer:
+              // plan.slabs fills per tile and consumer, and the buffer is
+              // loaded again once every thread has read it.
+              if (plan.epilogueInputBytes()) {
+                Value leader = arith::CmpIOp::create(
+                    b, loc, arith::CmpIPredicate::eq, thread, index(0));
+                Value fills = arith::MulIOp::create(
+                    b, loc,
+                    arith::AddIOp::create(
+                        b, loc,
+                        arith::MulIOp::create(b, loc, local, index(kConsumers)),
+                        consumer),
+                    index(plan.slabs));
+                frame.enterSlab = [&, leader, fills](int64_t slab) {
+                  return loadEpilogueInputs(
+                      m0, n0, consumer, slab,
+                      arith::AddIOp::create(b, loc, fills, index(slab)), leader,
+                      rowInSlab, quad);
+                };
+                frame.leaveSlab = [&](int64_t) { meetEpilogueWarpgroup(); };
+              }
+              frame.pinsPartialSums = true;
               frame.accumulator = [&](int64_t slab, int64_t box,
                                       int64_t reg) -> Value {
                 int64_t value = (slab * plan.boxes + box) * perStruct + reg;

@@ -345,16 +345,18 @@ static bool planOutputStaging(GemmOp gemm, GemmKernelPlan &plan,
   return staged == static_cast<int64_t>(rest.size());
 }
 
-/// Chooses the epilogue inputs the producer loads through the ring: 16-bit
-/// [M, W] tiles read only at the output's own columns (shift 0, so a
-/// tile's 128 columns of the input are its box), with rows of whole
-/// 16-byte units (TMA's stride rule), at most one ring of them. The steps
-/// fill a slot's A box, which holds both consumers' rows of one slab only
-/// in cooperative 256-row tiles.
+/// Chooses the epilogue inputs that arrive by TMA: 16-bit [M, W] tiles
+/// read only at the output's own columns (shift 0, so a tile's 128 columns
+/// of the input are its box), with rows of whole 16-byte units (TMA's
+/// stride rule). The cooperative schedule loads at most one ring of them
+/// through the ring, whose steps fill a slot's A box, which holds both
+/// consumers' rows of one slab only in 256-row tiles; the epilogue
+/// warpgroup loads every such input into its own buffer.
 static void planRingInputs(GemmOp gemm, const ColumnWalk &walk,
                            GemmKernelPlan &plan) {
   plan.ringInputs.assign(gemm.getInputs().size(), false);
-  if (plan.schedule != GemmSchedule::Cooperative || plan.slabs != 2)
+  bool throughRing = plan.schedule == GemmSchedule::Cooperative;
+  if (!(throughRing && plan.slabs == 2) && !plan.hasEpilogueWarpgroup())
     return;
   int64_t taken = 0;
   for (auto [index, input] : llvm::enumerate(gemm.getInputs())) {
@@ -363,7 +365,7 @@ static void planRingInputs(GemmOp gemm, const ColumnWalk &walk,
     if (!isSixteenBitTmaTile(type) || !isa<FloatType>(type.getElementType()) ||
         type.getDimSize(1) != plan.width || shifts == walk.inputShifts.end() ||
         shifts->second.size() != 1 || shifts->second.front() != 0 ||
-        taken == plan.stages)
+        (throughRing && taken == plan.stages))
       continue;
     plan.ringInputs[index] = true;
     ++taken;
@@ -431,9 +433,10 @@ static LogicalResult planSplits(GemmOp gemm, std::optional<int64_t> pinned,
 
 /// Whether an epilogue warpgroup pays for its hand-off: the epilogue
 /// computes more than the accumulator's store, and reads no 16-bit [M, W]
-/// tile, which the epilogue warpgroup would read from global memory with
-/// the latency exposed, nor a per-column vector (a bias): with either its
-/// 160 registers spill (bench/NOTES.md §57). Its results must all be
+/// tile (with one, the warpgroup loads it by TMA, but its epilogue over
+/// both consumers' rows takes longer than the two consumers' own:
+/// bench/NOTES.md §81), nor a per-column vector (a bias, with which its 160
+/// registers spill, §57). Its results must all be
 /// 16-bit tiles: the hand-off rounds the accumulators to bf16, which their
 /// own rounding covers, but partials and f32 results would lose the f32
 /// accumulator's precision. A weight gradient keeps the cooperative
@@ -565,17 +568,23 @@ mlir::coda::planGemmKernel(GemmOp gemm, const GemmPlanChoice &choice) {
     }
   }
 
+  // The epilogue warpgroup's input buffer takes its room before the ring;
+  // the ring's inputs depend on its stages.
+  if (plan.hasEpilogueWarpgroup())
+    planRingInputs(gemm, cutWalk, plan);
   if (stages == 0)
-    plan.stages = std::min<int64_t>(
-        kMaxStages,
-        (kMaxSharedBytes - 1024 - plan.handOffBytes()) / plan.stageBytes());
+    plan.stages = std::min<int64_t>(kMaxStages, (kMaxSharedBytes - 1024 -
+                                                 plan.handOffBytes() -
+                                                 plan.epilogueInputBytes()) /
+                                                    plan.stageBytes());
   if (plan.sharedBytes() > kMaxSharedBytes)
     return gemm.emitError("a ring of ")
            << stages << " stages of " << plan.stageBytes() / 1024
            << " KiB needs " << plan.sharedBytes() / 1024
            << " KiB of shared memory; a CTA has " << kMaxSharedBytes / 1024
            << " KiB";
-  planRingInputs(gemm, cutWalk, plan);
+  if (!plan.hasEpilogueWarpgroup())
+    planRingInputs(gemm, cutWalk, plan);
   if (failed(planSplits(gemm, choice.splits, plan)))
     return failure();
   // The epilogue warpgroup stores its results from registers: the hand-off

@@ -24,6 +24,8 @@
 #include "coda/Conversion/Passes.h"
 #include "coda/Dialect/Coda/IR/CodaOps.h"
 
+#include "SwizzledPairs.h"
+
 namespace mlir::coda {
 
 /// The columns of epilogue value `value` (a tile, a per-column vector, or 1
@@ -147,11 +149,13 @@ struct GemmKernelPlan {
   /// those steps go out by TMA with the result's tensor map, and the slab's
   /// ring steps are released once the stores have read them.
   SmallVector<std::optional<unsigned>> stagedOverInputs;
-  /// Which epilogue inputs the producer loads through the ring: 16-bit
-  /// [M, W] tiles read at the output's own columns (cooperative 256-row
-  /// tiles only). After a tile's k-tiles, each m64 slab takes one ring step
-  /// per such input: the slab's rows of both consumers, 128 columns, as
-  /// four 64 x 64 boxes in the slot's A box.
+  /// Which epilogue inputs arrive by TMA as 64 x 64 boxes: 16-bit [M, W]
+  /// tiles read at the output's own columns. Cooperative 256-row tiles load
+  /// them through the ring: after a tile's k-tiles, each m64 slab takes one
+  /// ring step per such input, the slab's rows of both consumers, 128
+  /// columns, as four 64 x 64 boxes in the slot's A box. The epilogue
+  /// warpgroup loads them itself, one consumer's slab at a time, into its
+  /// input buffer (epilogueInputBytes).
   SmallVector<bool> ringInputs;
   /// The most parts a reduction is split into (split-K): every tile's, for
   /// a weight gradient; otherwise the last row tile's, whose tiles then
@@ -197,8 +201,17 @@ struct GemmKernelPlan {
     });
   }
   int64_t ringInputCount() const { return llvm::count(ringInputs, true); }
-  /// The ring steps of one tile's epilogue inputs: one per slab and input.
-  int64_t epilogueSteps() const { return slabs * ringInputCount(); }
+  /// The ring steps of one tile's epilogue inputs: one per slab and input
+  /// (none when the epilogue warpgroup loads them).
+  int64_t epilogueSteps() const {
+    return hasEpilogueWarpgroup() ? 0 : slabs * ringInputCount();
+  }
+  /// The epilogue warpgroup's input buffer, after the hand-off buffer: one
+  /// consumer's m64 slab of each input it loads, two 64 x 64 boxes each.
+  int64_t epilogueInputBytes() const {
+    return hasEpilogueWarpgroup() ? ringInputCount() * 2 * kSwizzledBoxBytes
+                                  : 0;
+  }
   /// One consumer's staging buffer: a 64-row chunk of each staged result.
   int64_t stagingBytesPerConsumer() const {
     return stagedCount() * 64 * stagingColumns * 2;
@@ -209,16 +222,21 @@ struct GemmKernelPlan {
   int64_t handOffBytes() const {
     return hasEpilogueWarpgroup() ? 128 * slabs * boxes * (kTileN / 2) * 2 : 0;
   }
-  /// Where each consumer's split arrival is passed to its threads: after
-  /// the ring, the staging buffers and the hand-off buffer, 4 bytes per
-  /// consumer.
-  int64_t arrivalOffset() const {
+  /// Where the epilogue warpgroup's input buffer starts: after the ring,
+  /// the staging buffers and the hand-off buffer.
+  int64_t epilogueInputOffset() const {
     return stages * stageBytes() + kConsumers * stagingBytesPerConsumer() +
            handOffBytes();
   }
+  /// Where each consumer's split arrival is passed to its threads: after
+  /// the epilogue warpgroup's input buffer, 4 bytes per consumer.
+  int64_t arrivalOffset() const {
+    return epilogueInputOffset() + epilogueInputBytes();
+  }
   int64_t arrivalBytes() const { return splits > 1 ? 4 * kConsumers : 0; }
   /// The dynamic shared memory: the ring, the staging buffers, the
-  /// hand-off buffer, the split arrivals and 1 KiB of alignment slack.
+  /// hand-off buffer, the epilogue warpgroup's input buffer, the split
+  /// arrivals and 1 KiB of alignment slack.
   int64_t sharedBytes() const {
     return arrivalOffset() + arrivalBytes() + 1024;
   }

@@ -1,0 +1,41 @@
+// RUN: coda-opt %s --convert-coda-to-gpu="schedule=epilogue-warpgroup" | FileCheck %s
+// RUN: not coda-opt %s --convert-coda-to-gpu="schedule=epilogue-warpgroup stages=4" 2>&1 | FileCheck %s --check-prefix=NOFIT
+
+// The epilogue warpgroup loads the 16-bit [M, W] tiles its epilogue reads
+// (gate and up) by TMA, one consumer's m64 slab at a time: two 64 x 64
+// boxes per input into its input buffer after the hand-off buffer (32 KiB
+// here), armed on a barrier of its own. The buffer takes a ring slot's
+// room: 3 stages of 48 KiB + 32 KiB hand-off + 32 KiB inputs + 1 KiB. The
+// producer loads no epilogue input through the ring. After a slab the
+// warpgroup meets at its named barrier (3) before the buffer is loaded
+// again, and each batch pins the row's running partial sum with an opaque
+// move, so that its terms are not kept live to the tile's end.
+// CHECK-LABEL: func.func @swiglu_grad
+//       CHECK:   coda.launch = {block = 512 : i64, dependent_launch = true, input_tensor_map_rows = array<i64: 64, 64>, {{.*}}schedule = "epilogue-warpgroup", shared_bytes = 214016 : i64, stages = 3 : i64
+//       CHECK:   gpu.func @swiglu_grad_gemm0
+//       CHECK:     %[[INPUT:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>>{{$}}
+//       CHECK:     nvgpu.mbarrier.init %[[INPUT]][%{{.+}}], %c1
+//       CHECK:     nvvm.setmaxregister decrease 32
+//   CHECK-NOT:     nvgpu.mbarrier.arrive.expect_tx %{{.+}}, %c32768
+//       CHECK:     nvvm.setmaxregister increase 160
+//       CHECK:       nvgpu.mbarrier.arrive.expect_tx %[[INPUT]][%{{.+}}], %c32768
+// CHECK-COUNT-4:       nvgpu.tma.async.load %{{.+}}, %[[INPUT]][%{{.+}}] to %{{.+}} : <tensor = memref<64x64xbf16, 3>
+//       CHECK:       nvgpu.mbarrier.try_wait.parity %[[INPUT]]
+//       CHECK:       llvm.inline_asm has_side_effects "mov.b32 $0, $1;", "=f,f"
+//       CHECK:       nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
+//       CHECK:       nvgpu.mbarrier.arrive.expect_tx %[[INPUT]][%{{.+}}], %c32768
+//       CHECK:     nvvm.setmaxregister increase 160
+
+// Four stages leave no room for the input buffer.
+// NOFIT: error: a ring of 4 stages of 48 KiB needs 257 KiB of shared memory; a CTA has 227 KiB
+func.func @swiglu_grad(%dy: tensor<?x64xbf16>, %wd: tensor<64x256xbf16>, %gate: tensor<?x256xbf16>, %up: tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x?xf32>) {
+  %r:2 = coda.gemm %dy, [%wd] inputs(%gate, %up) {b_layout = "kn"} : (tensor<?x64xbf16>, tensor<64x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x?xf32>) {
+  ^bb0(%acc: tensor<?x256xf32>, %g: tensor<?x256xf32>, %u: tensor<?x256xf32>):
+    %m = coda.mul %acc, %u : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %dg = coda.activation_grad %g, %m : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %p = coda.mul %g, %dg : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %s = coda.partial_reduce %p {tile_n = 128 : i64} : (tensor<?x256xf32>) -> tensor<?x?xf32>
+    coda.yield %dg, %s : tensor<?x256xf32>, tensor<?x?xf32>
+  }
+  return %r#0, %r#1 : tensor<?x256xbf16>, tensor<?x?xf32>
+}
