@@ -120,8 +120,8 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
     return builder.getDenseI64ArrayAttr(llvm::map_to_vector(
         mapped, [](bool isMapped) -> int64_t { return isMapped ? 64 : 0; }));
   };
-  fields.push_back(builder.getNamedAttr("input_tensor_map_rows",
-                                        boxRowsOf(plan.ringInputs)));
+  fields.push_back(
+      builder.getNamedAttr("input_tensor_map_rows", boxRowsOf(plan.boxInputs)));
   fields.push_back(builder.getNamedAttr("result_tensor_map_rows",
                                         boxRowsOf(plan.resultsStoredByTma())));
   add("tiles_n", plan.nTiles());

@@ -69,8 +69,8 @@ public:
   Value target(Value targets);
   /// Where the inputs loaded through the ring sit in the slab's steps
   /// (none: read from global memory).
-  void setRingInputs(ArrayRef<std::optional<RingInputBoxes>> boxes) {
-    ringInputs = boxes;
+  void setInputBoxes(ArrayRef<std::optional<InputBoxes>> boxes) {
+    boxInputs = boxes;
   }
 
 private:
@@ -107,7 +107,7 @@ private:
   const EpilogueRange &range;
   int64_t slab, half;
   Value row, loadRow;
-  ArrayRef<std::optional<RingInputBoxes>> ringInputs;
+  ArrayRef<std::optional<InputBoxes>> boxInputs;
   llvm::DenseMap<std::tuple<Value, int64_t, int64_t>, Value> values;
   /// How an input is read: a column pair at n0 + 2·quad + offset, a RoPE
   /// table at 2·quad + offset ("half") or quad + offset (interleaved), or
@@ -137,9 +137,9 @@ std::pair<Value, Value> RowEvaluator::inputPair(unsigned input,
                                                 int64_t offset) {
   auto key = std::make_tuple(input, Access::Pair, offset);
   auto it = loads.find(key);
-  if (it == loads.end() && !ringInputs.empty() && ringInputs[input]) {
+  if (it == loads.end() && !boxInputs.empty() && boxInputs[input]) {
     // From the slab's ring step.
-    Value pointer = ringInputs[input]->pairs.pointerInRun(b, loc, offset, half);
+    Value pointer = boxInputs[input]->pairs.pointerInRun(b, loc, offset, half);
     it = loads
              .try_emplace(
                  key, loadWidened(b, loc, pointer,
@@ -392,7 +392,7 @@ private:
                        Value columnInside);
   /// The tile results' `pairs` of column pair `j` of `state`'s row (half
   /// `half` of its slab), narrowed to their element types: into the
-  /// staging buffer, over the ring inputs, or stored from registers.
+  /// staging buffer, over the input boxes, or stored from registers.
   void writeResults(RowState &state, int64_t half, int64_t j,
                     ArrayRef<std::pair<Value, Value>> pairs, Value column,
                     Value columnInside);
@@ -424,8 +424,8 @@ private:
   SmallVector<SmallVector<std::array<Value, 2>>> slabSums;
   SmallVector<int64_t> order;
   std::optional<OutputStaging> staging;
-  /// The current slab's ring inputs and staging chunk.
-  SmallVector<std::optional<RingInputBoxes>> ringInputs;
+  /// The current slab's input boxes and staging chunk.
+  SmallVector<std::optional<InputBoxes>> boxInputs;
   std::optional<int64_t> chunk;
   /// A slab whose ring steps hold results staged over inputs keeps them
   /// until those stores have read them. Where the ring holds every slab's
@@ -561,12 +561,12 @@ void RangeEmitter::storeBlockSums(RowState &upper) {
 void RangeEmitter::emit() {
   int64_t batches = order.size() / kPairsPerBatch;
   for (int64_t slab = 0; slab < plan.slabs; ++slab) {
-    ringInputs.clear();
+    boxInputs.clear();
     if (frame.enterSlab)
-      ringInputs = frame.enterSlab(slab);
+      boxInputs = frame.enterSlab(slab);
     for (RowState &state :
          MutableArrayRef<RowState>(rowStates).slice(2 * slab, 2))
-      state.evaluator->setRingInputs(ringInputs);
+      state.evaluator->setInputBoxes(boxInputs);
     chunk.reset();
     for (int64_t batchIndex = 0; batchIndex < batches; ++batchIndex) {
       // Halfway through the slab, before its next chunk goes out.
@@ -704,7 +704,7 @@ void RangeEmitter::writeResults(RowState &state, int64_t half, int64_t j,
       // Where this thread read the input's pair (inputPair).
       LLVM::StoreOp::create(
           b, loc, packed,
-          ringInputs[*overInput]->pairs.pointerInRun(b, loc, 8 * j, half), 4);
+          boxInputs[*overInput]->pairs.pointerInRun(b, loc, 8 * j, half), 4);
     else
       direct.push_back({packed, output, element});
   }
@@ -729,7 +729,7 @@ void RangeEmitter::finishSlab(int64_t slab) {
   for (auto [map, input] :
        llvm::zip_equal(frame.staging.maps, plan.stagedOverInputs))
     if (input)
-      overInputs.push_back({map, ringInputs[*input]->offset});
+      overInputs.push_back({map, boxInputs[*input]->offset});
   if (chunk || !overInputs.empty())
     staging->flush(slab,
                    chunk ? std::optional(*chunk * plan.stagingColumns)

@@ -19,7 +19,7 @@ namespace mlir::coda {
 /// warpgroup's input buffer): the shared-memory byte offset of the
 /// consumer's first 64 x 64 box (the second follows), and where the
 /// thread's pairs sit in those boxes.
-struct RingInputBoxes {
+struct InputBoxes {
   Value offset;
   SwizzledPairs pairs;
 };
@@ -57,10 +57,9 @@ struct EpilogueFrame {
   /// by TMA.
   StagingFrame staging;
   /// Called before a slab's first batch: waits for the slab's boxes of the
-  /// inputs loaded by TMA (plan.ringInputs) and returns, per epilogue
+  /// inputs loaded by TMA (plan.boxInputs) and returns, per epilogue
   /// input, where its boxes sit (none: read from global memory).
-  std::function<SmallVector<std::optional<RingInputBoxes>>(int64_t slab)>
-      enterSlab;
+  std::function<SmallVector<std::optional<InputBoxes>>(int64_t slab)> enterSlab;
   /// Called after a slab's last batch (its partial sums stored, and the
   /// stores of the results staged over its steps past reading them):
   /// releases the slab's ring steps, or the epilogue warpgroup's buffer.

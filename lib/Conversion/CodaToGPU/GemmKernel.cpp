@@ -20,7 +20,7 @@
 //   128-byte-swizzled shared memory. A GEMM that sums several products
 //   runs their k-tiles back to back, each from its own A and weight maps
 //   at its k within that product. After a tile's k-tiles, the epilogue
-//   inputs of plan.ringInputs take one step each per m64 slab: that slab's
+//   inputs of plan.boxInputs take one step each per m64 slab: that slab's
 //   rows of both consumers, the tile's 128 columns, as four 64 x 64 boxes
 //   in the slot's A box. A tile whose rows end before its last m64 slab
 //   (the last row tile) loads A only for its slabs that hold rows, one
@@ -55,7 +55,7 @@
 // rounded to bf16, to warpgroup 3 through a 32 KiB buffer after the ring
 // (handOff), and starts the next tile; warpgroup 3 runs the epilogue of
 // both consumers' rows in turn, its results stored from registers
-// (buildEpilogueWarpgroup). It loads the tile inputs of plan.ringInputs
+// (buildEpilogueWarpgroup). It loads the tile inputs of plan.boxInputs
 // itself, by TMA, one consumer's m64 slab at a time into its input buffer
 // after the hand-off buffer (loadEpilogueInputs), and meets at its named
 // barrier before loading it again; the producer loads no epilogue input.
@@ -197,9 +197,9 @@ private:
   void buildEpilogueWarpgroup();
   /// The epilogue warpgroup's side of a slab of `consumer`'s rows (fill
   /// number `fill` of its input buffer): its first thread loads the slab's
-  /// boxes of every input of plan.ringInputs, and the warpgroup waits for
+  /// boxes of every input of plan.boxInputs, and the warpgroup waits for
   /// them. Returns where each input's boxes sit.
-  SmallVector<std::optional<RingInputBoxes>>
+  SmallVector<std::optional<InputBoxes>>
   loadEpilogueInputs(Value m0, Value n0, Value consumer, int64_t slab,
                      Value fill, Value leader, Value rowInSlab, Value quad);
   /// The thread's index in its warpgroup, its lane, and its upper row in
@@ -312,7 +312,7 @@ private:
   /// Per result, its tensor map when it is stored by TMA
   /// (plan.resultsStoredByTma);
   /// per epilogue input, its tensor map when it is loaded through the ring
-  /// (plan.ringInputs).
+  /// (plan.boxInputs).
   SmallVector<Value> resultMaps, inputMaps;
   /// The split kernel's counters and partial accumulators
   /// (plan.scratchBytes()).
@@ -935,8 +935,8 @@ void GemmKernelBuilder::buildConsumer() {
           SmallVector<SmallVector<Value>> slabSlots(plan.slabs);
           frame.enterSlab = [&](int64_t slab) {
             slabSlots[slab].clear();
-            SmallVector<std::optional<RingInputBoxes>> boxes(inputMaps.size());
-            int64_t step = slab * plan.ringInputCount();
+            SmallVector<std::optional<InputBoxes>> boxes(inputMaps.size());
+            int64_t step = slab * plan.boxInputCount();
             for (auto [input, map] : llvm::enumerate(inputMaps)) {
               if (!map)
                 continue;
@@ -945,8 +945,8 @@ void GemmKernelBuilder::buildConsumer() {
               slabSlots[slab].push_back(slot);
               Value offset = inputBoxOffset(slot, consumer, 0);
               boxes[input] =
-                  RingInputBoxes{offset, SwizzledPairs(b, loc, smem, offset,
-                                                       rowInSlab, frame.quad)};
+                  InputBoxes{offset, SwizzledPairs(b, loc, smem, offset,
+                                                   rowInSlab, frame.quad)};
             }
             return boxes;
           };
@@ -1103,7 +1103,7 @@ void GemmKernelBuilder::handOff(Value consumer, Value thread, Value local,
                                   handOffFull, consumer);
 }
 
-SmallVector<std::optional<RingInputBoxes>>
+SmallVector<std::optional<InputBoxes>>
 GemmKernelBuilder::loadEpilogueInputs(Value m0, Value n0, Value consumer,
                                       int64_t slab, Value fill, Value leader,
                                       Value rowInSlab, Value quad) {
@@ -1113,7 +1113,7 @@ GemmKernelBuilder::loadEpilogueInputs(Value m0, Value n0, Value consumer,
           b, loc,
           arith::MulIOp::create(b, loc, consumer, index(plan.slabs * 64)),
           index(slab * 64)));
-  SmallVector<std::optional<RingInputBoxes>> boxes(inputMaps.size());
+  SmallVector<std::optional<InputBoxes>> boxes(inputMaps.size());
   SmallVector<std::pair<Value, Value>> loads;
   int64_t offset = plan.epilogueInputOffset();
   for (auto [input, map] : llvm::enumerate(inputMaps)) {
@@ -1122,7 +1122,7 @@ GemmKernelBuilder::loadEpilogueInputs(Value m0, Value n0, Value consumer,
     Value at = index(offset);
     offset += 2 * kSwizzledBoxBytes;
     boxes[input] =
-        RingInputBoxes{at, SwizzledPairs(b, loc, smem, at, rowInSlab, quad)};
+        InputBoxes{at, SwizzledPairs(b, loc, smem, at, rowInSlab, quad)};
     loads.push_back({map, at});
   }
   scf::IfOp::create(b, loc, leader, [&](OpBuilder &, Location) {
@@ -1305,7 +1305,7 @@ void GemmKernelBuilder::build(StringRef name) {
               : Value());
     return maps;
   };
-  inputMaps = boxMaps(inputs, gemm.getInputs(), plan.ringInputs);
+  inputMaps = boxMaps(inputs, gemm.getInputs(), plan.boxInputs);
   resultMaps = boxMaps(outputs, gemm.getResults(), plan.resultsStoredByTma());
 
   buildSetup();

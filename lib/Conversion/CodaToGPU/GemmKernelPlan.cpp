@@ -293,7 +293,7 @@ static bool readsInputsBeforeWriting(GemmOp gemm) {
 
 /// Chooses the results that go out through shared memory and TMA: 16-bit
 /// tiles whose rows are whole 16-byte units (TMA's stride rule). With
-/// `overRingInputs`, the first of them are staged in the boxes of the
+/// `overInputBoxes`, the first of them are staged in the boxes of the
 /// inputs loaded through the ring, one each, and the rest take the staging
 /// buffer in chunks of 64 columns; otherwise all take the buffer, as many
 /// as fit in the shared memory the ring leaves, in chunks of 128 columns,
@@ -301,7 +301,7 @@ static bool readsInputsBeforeWriting(GemmOp gemm) {
 /// others are stored from registers. Returns whether every candidate is
 /// staged.
 static bool planOutputStaging(GemmOp gemm, GemmKernelPlan &plan,
-                              bool overRingInputs) {
+                              bool overInputBoxes) {
   auto yield = cast<YieldOp>(gemm.getBody().getTerminator());
   SmallVector<unsigned> candidates;
   for (auto [index, value, result] :
@@ -314,8 +314,8 @@ static bool planOutputStaging(GemmOp gemm, GemmKernelPlan &plan,
   plan.stagedOverInputs.assign(gemm.getNumResults(), std::nullopt);
   plan.stagingColumns = 0;
   ArrayRef<unsigned> rest = candidates;
-  if (overRingInputs)
-    for (auto [input, loaded] : llvm::enumerate(plan.ringInputs))
+  if (overInputBoxes)
+    for (auto [input, loaded] : llvm::enumerate(plan.boxInputs))
       if (loaded && !rest.empty()) {
         plan.stagedOverInputs[rest.front()] = input;
         rest = rest.drop_front();
@@ -326,7 +326,7 @@ static bool planOutputStaging(GemmOp gemm, GemmKernelPlan &plan,
   // ptxas from reading the whole slab's inputs ahead (the dgrad with
   // SwiGLU's gradient spilled 1168 bytes with one 128-column chunk).
   SmallVector<int64_t, 2> chunks;
-  if (!overRingInputs || !visitsColumnHalvesInOrder(gemm))
+  if (!overInputBoxes || !visitsColumnHalvesInOrder(gemm))
     chunks.push_back(kTileN);
   if (visitsColumnHalvesInOrder(gemm))
     chunks.push_back(64);
@@ -352,9 +352,9 @@ static bool planOutputStaging(GemmOp gemm, GemmKernelPlan &plan,
 /// through the ring, whose steps fill a slot's A box, which holds both
 /// consumers' rows of one slab only in 256-row tiles; the epilogue
 /// warpgroup loads every such input into its own buffer.
-static void planRingInputs(GemmOp gemm, const ColumnWalk &walk,
-                           GemmKernelPlan &plan) {
-  plan.ringInputs.assign(gemm.getInputs().size(), false);
+static void planBoxInputs(GemmOp gemm, const ColumnWalk &walk,
+                          GemmKernelPlan &plan) {
+  plan.boxInputs.assign(gemm.getInputs().size(), false);
   bool throughRing = plan.schedule == GemmSchedule::Cooperative;
   if (!(throughRing && plan.slabs == 2) && !plan.hasEpilogueWarpgroup())
     return;
@@ -367,7 +367,7 @@ static void planRingInputs(GemmOp gemm, const ColumnWalk &walk,
         shifts->second.size() != 1 || shifts->second.front() != 0 ||
         (throughRing && taken == plan.stages))
       continue;
-    plan.ringInputs[index] = true;
+    plan.boxInputs[index] = true;
     ++taken;
   }
 }
@@ -391,7 +391,7 @@ static double getWaveFill(int64_t units) {
 static LogicalResult planSplits(GemmOp gemm, std::optional<int64_t> pinned,
                                 GemmKernelPlan &plan) {
   bool splittable = plan.schedule == GemmSchedule::Cooperative &&
-                    (!plan.reducesRows || plan.ringInputCount() == 0);
+                    (!plan.reducesRows || plan.boxInputCount() == 0);
   if (pinned) {
     if (*pinned < 1 || *pinned > kMaxSplits || !llvm::isPowerOf2_64(*pinned))
       return gemm.emitError("coda.plan splits = ")
@@ -571,7 +571,7 @@ mlir::coda::planGemmKernel(GemmOp gemm, const GemmPlanChoice &choice) {
   // The epilogue warpgroup's input buffer takes its room before the ring;
   // the ring's inputs depend on its stages.
   if (plan.hasEpilogueWarpgroup())
-    planRingInputs(gemm, cutWalk, plan);
+    planBoxInputs(gemm, cutWalk, plan);
   if (stages == 0)
     plan.stages = std::min<int64_t>(kMaxStages, (kMaxSharedBytes - 1024 -
                                                  plan.handOffBytes() -
@@ -584,7 +584,7 @@ mlir::coda::planGemmKernel(GemmOp gemm, const GemmPlanChoice &choice) {
            << " KiB of shared memory; a CTA has " << kMaxSharedBytes / 1024
            << " KiB";
   if (!plan.hasEpilogueWarpgroup())
-    planRingInputs(gemm, cutWalk, plan);
+    planBoxInputs(gemm, cutWalk, plan);
   if (failed(planSplits(gemm, choice.splits, plan)))
     return failure();
   // The epilogue warpgroup stores its results from registers: the hand-off
@@ -601,19 +601,19 @@ mlir::coda::planGemmKernel(GemmOp gemm, const GemmPlanChoice &choice) {
   // the stages are fixed, gives the ring's last slot to staging when that
   // stages every result. Without ring inputs the slot is worth more (the
   // forward gate/up: 3% slower).
-  if (planOutputStaging(gemm, plan, /*overRingInputs=*/false) ||
-      plan.ringInputCount() == 0)
+  if (planOutputStaging(gemm, plan, /*overInputBoxes=*/false) ||
+      plan.boxInputCount() == 0)
     return plan;
   if (readsInputsBeforeWriting(gemm)) {
     GemmKernelPlan over = plan;
-    if (planOutputStaging(gemm, over, /*overRingInputs=*/true))
+    if (planOutputStaging(gemm, over, /*overInputBoxes=*/true))
       return over;
   }
   if (stages == 0 && plan.stages > kMinStagesForStaging) {
     GemmKernelPlan traded = plan;
     --traded.stages;
-    planRingInputs(gemm, cutWalk, traded);
-    if (planOutputStaging(gemm, traded, /*overRingInputs=*/false))
+    planBoxInputs(gemm, cutWalk, traded);
+    if (planOutputStaging(gemm, traded, /*overInputBoxes=*/false))
       plan = std::move(traded);
   }
   return plan;

@@ -156,7 +156,7 @@ struct GemmKernelPlan {
   /// columns, as four 64 x 64 boxes in the slot's A box. The epilogue
   /// warpgroup loads them itself, one consumer's slab at a time, into its
   /// input buffer (epilogueInputBytes).
-  SmallVector<bool> ringInputs;
+  SmallVector<bool> boxInputs;
   /// The most parts a reduction is split into (split-K): every tile's, for
   /// a weight gradient; otherwise the last row tile's, whose tiles then
   /// follow the whole ones. Each launch takes as many as pay at its row
@@ -200,17 +200,16 @@ struct GemmKernelPlan {
       return input.has_value();
     });
   }
-  int64_t ringInputCount() const { return llvm::count(ringInputs, true); }
+  int64_t boxInputCount() const { return llvm::count(boxInputs, true); }
   /// The ring steps of one tile's epilogue inputs: one per slab and input
   /// (none when the epilogue warpgroup loads them).
   int64_t epilogueSteps() const {
-    return hasEpilogueWarpgroup() ? 0 : slabs * ringInputCount();
+    return hasEpilogueWarpgroup() ? 0 : slabs * boxInputCount();
   }
   /// The epilogue warpgroup's input buffer, after the hand-off buffer: one
   /// consumer's m64 slab of each input it loads, two 64 x 64 boxes each.
   int64_t epilogueInputBytes() const {
-    return hasEpilogueWarpgroup() ? ringInputCount() * 2 * kSwizzledBoxBytes
-                                  : 0;
+    return hasEpilogueWarpgroup() ? boxInputCount() * 2 * kSwizzledBoxBytes : 0;
   }
   /// One consumer's staging buffer: a 64-row chunk of each staged result.
   int64_t stagingBytesPerConsumer() const {
