@@ -14,6 +14,7 @@
 
 #include "ElementwiseKernel.h"
 
+#include "ApproximateTanh.h"
 #include "KernelFunction.h"
 #include "LaneSums.h"
 #include "VectorAccess.h"
@@ -220,7 +221,8 @@ SmallVector<Value> RowProgram::evaluate(Value value, Value column) {
     SmallVector<Value> laneArgs;
     for (SmallVector<Value> &laneValues : operands)
       laneArgs.push_back(laneValues[lane]);
-    values.push_back(buildElementwiseScalar(b, loc, op, laneArgs));
+    values.push_back(
+        buildElementwiseScalar(b, loc, op, laneArgs, buildApproximateTanh));
   }
   return values;
 }

@@ -23,6 +23,7 @@
 
 #include "EpilogueEmitter.h"
 
+#include "ApproximateTanh.h"
 #include "LaneSums.h"
 #include "VectorAccess.h"
 #include "coda/Dialect/Coda/Utils/ScalarMath.h"
@@ -96,8 +97,9 @@ private:
   /// n0 + 2·quad + s + delta.
   Value softmaxTargetGrad(SoftmaxTargetGradOp grad, int64_t delta, int64_t s);
   /// `op`'s scalar math with approximate transcendentals and division
-  /// (fastmath afn: ex2.approx, rcp.approx), whose error is far below the
-  /// 16-bit rounding of the results.
+  /// (fastmath afn: ex2.approx, rcp.approx; tanh and sigmoid by
+  /// tanh.approx), whose error is far below the 16-bit rounding of the
+  /// results.
   Value buildApproximateScalar(Operation *op, ArrayRef<Value> args);
 
   OpBuilder &b;
@@ -227,7 +229,7 @@ Value RowEvaluator::buildApproximateScalar(Operation *op,
   Block *block = b.getInsertionBlock();
   Block::iterator end = b.getInsertionPoint();
   Operation *previous = end == block->begin() ? nullptr : &*std::prev(end);
-  Value result = buildElementwiseScalar(b, loc, op, args);
+  Value result = buildElementwiseScalar(b, loc, op, args, buildApproximateTanh);
   auto approximate =
       arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::afn);
   for (Operation &created : llvm::make_range(

@@ -1,5 +1,6 @@
 // RUN: coda-opt %s --convert-coda-to-gpu | FileCheck %s
 // RUN: coda-opt %s --convert-coda-to-gpu | FileCheck %s --check-prefix=COLUMNS
+// RUN: coda-opt %s --convert-coda-to-gpu | FileCheck %s --check-prefix=ACTIVATIONS
 // RUN: coda-translate --coda-to-ptx %s -o %t.ptx
 // RUN: %python -c "import json, sys; [print(k['name'], k['rows'], k['rows_per_tile'], k['block'], k['tiles_n'], k['persistent'], k['dependent_launch'], [list(a)[0] for a in k['arguments']]) for f in json.load(open(sys.argv[1]))['functions'] for k in f['kernels']]" %t.plan.json | FileCheck %s --check-prefix=PLAN
 // RUN: %ptxas -arch=sm_90a %t.ptx -o /dev/null
@@ -114,4 +115,22 @@ func.func @unrolled_bound(%a: tensor<?x16384xbf16>, %b: tensor<?x16384xbf16>,
   %s = coda.add %a, %b : (tensor<?x16384xbf16>, tensor<?x16384xbf16>) -> tensor<?x16384xbf16>
   %t = coda.add %c, %d : (tensor<?x17408xbf16>, tensor<?x17408xbf16>) -> tensor<?x17408xbf16>
   return %s, %t : tensor<?x16384xbf16>, tensor<?x17408xbf16>
+}
+
+// The GPU's transcendentals: tanh by tanh.approx.f32, and SiLU's sigmoid as
+// 0.5 + 0.5 · tanh(x / 2) with the same instruction (no exp, no division).
+// ACTIVATIONS-LABEL: func.func @activations
+//       ACTIVATIONS: gpu.func @activations_map0(
+//   ACTIVATIONS-NOT:   math.exp
+//   ACTIVATIONS-NOT:   arith.divf
+//       ACTIVATIONS:   llvm.inline_asm "tanh.approx.f32 $0, $1;", "=f,f" %{{.+}} : (f32) -> f32
+//       ACTIVATIONS:   arith.addf
+//   ACTIVATIONS-NOT:   math.exp
+//   ACTIVATIONS-NOT:   arith.divf
+//       ACTIVATIONS: gpu.func @activations_map1(
+//       ACTIVATIONS:   llvm.inline_asm "tanh.approx.f32 $0, $1;", "=f,f" %{{.+}} : (f32) -> f32
+func.func @activations(%x: tensor<?x256xbf16>, %y: tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x256xbf16>) {
+  %s = coda.silu %x : (tensor<?x256xbf16>) -> tensor<?x256xbf16>
+  %t = coda.tanh %y : (tensor<?x256xbf16>) -> tensor<?x256xbf16>
+  return %s, %t : tensor<?x256xbf16>, tensor<?x256xbf16>
 }

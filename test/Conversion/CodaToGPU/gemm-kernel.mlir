@@ -112,9 +112,11 @@
 //       CHECK:         llvm.extractvalue
 //       CHECK:         llvm.load {{.*}} : !llvm.ptr -> vector<2xbf16>
 //       CHECK:         llvm.load {{.*}} : !llvm.ptr<3> -> vector<2xbf16>
-// The epilogue's transcendentals and divisions are approximate (afn).
-//       CHECK:         math.exp {{.*}} fastmath<afn> : f32
-//       CHECK:         arith.divf {{.*}} fastmath<afn> : f32
+// The epilogue's transcendentals are approximate: SiLU's sigmoid is
+// 0.5 + 0.5 · tanh(x / 2) with tanh.approx.f32, its arithmetic afn.
+//       CHECK:         arith.mulf {{.*}} fastmath<afn> : f32
+//       CHECK:         llvm.inline_asm "tanh.approx.f32 $0, $1;", "=f,f" %{{.+}} : (f32) -> f32
+//       CHECK:         arith.addf {{.*}} fastmath<afn> : f32
 //       CHECK:         arith.truncf {{.*}} : f32 to bf16
 //       CHECK:         llvm.store {{.*}} : vector<2xbf16>, !llvm.ptr<3>
 //       CHECK:         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
@@ -244,7 +246,7 @@ func.func @finish(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<?x
 //   CHECK-NOT:         nvvm.wgmma.mma_async
 //       CHECK:         nvvm.wgmma.commit.group.sync.aligned
 //   CHECK-NOT:       llvm.load {{.+}} -> f32
-//       CHECK:       math.exp
+//       CHECK:       llvm.inline_asm "tanh.approx.f32
 // Chosen by default (it computes, reads no tile and no per-column vector,
 // and its result is a 16-bit tile), the epilogue runs on a fourth
 // warpgroup: hand-off barriers of
@@ -266,7 +268,7 @@ func.func @finish(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<?x
 //       AUTO:     nvgpu.mbarrier.try_wait.parity %[[FULL]]
 // AUTO-COUNT-16:   llvm.load {{.*}} : !llvm.ptr<3> -> vector<8xbf16>
 //       AUTO:       nvgpu.mbarrier.arrive %[[EMPTY]]
-//       AUTO:       math.exp
+//       AUTO:       llvm.inline_asm "tanh.approx.f32
 //       AUTO:       llvm.store {{.*}} : vector<2xbf16>, !llvm.ptr{{$}}
 //       AUTO:     nvvm.setmaxregister increase 160
 //       AUTO:       nvvm.wgmma.mma_async

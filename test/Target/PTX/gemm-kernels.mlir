@@ -25,8 +25,7 @@
 // CHECK: wgmma.commit_group.sync.aligned
 // CHECK: wgmma.wait_group.sync.aligned 1
 // CHECK: mbarrier.arrive.shared.b64
-// CHECK: ex2.approx.f32
-// CHECK: rcp.approx.f32
+// CHECK: tanh.approx.f32
 // CHECK: cp.async.bulk.wait_group.read 0;
 // CHECK: bar.sync {{%r[0-9]+}}, 128;
 // CHECK: cvt.rn.bf16x2.f32

@@ -20,21 +20,39 @@ static Value constant(OpBuilder &b, Location loc, Type type, double value) {
   return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
 }
 
-/// 1 / (1 + exp(-x)).
-static Value sigmoid(OpBuilder &b, Location loc, Value x) {
-  Value one = constant(b, loc, x.getType(), 1.0);
-  Value exp = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
-  return arith::DivFOp::create(b, loc, one,
-                               arith::AddFOp::create(b, loc, one, exp));
-}
+namespace {
+/// tanh and sigmoid as the caller's target computes them: math.tanh and
+/// 1 / (1 + exp(-x)), or with the target's tanh, that tanh and
+/// 0.5 + 0.5 · tanh(x / 2).
+struct Hyperbolics {
+  const TanhBuilder &targetTanh;
 
-/// x · sigmoid(x).
-static Value silu(OpBuilder &b, Location loc, Value x) {
-  return arith::MulFOp::create(b, loc, x, sigmoid(b, loc, x));
-}
+  Value tanh(OpBuilder &b, Location loc, Value x) const {
+    return targetTanh ? targetTanh(b, loc, x)
+                      : math::TanhOp::create(b, loc, x).getResult();
+  }
+  Value sigmoid(OpBuilder &b, Location loc, Value x) const {
+    Value one = constant(b, loc, x.getType(), 1.0);
+    if (targetTanh) {
+      Value half = constant(b, loc, x.getType(), 0.5);
+      Value t = tanh(b, loc, arith::MulFOp::create(b, loc, half, x));
+      return arith::AddFOp::create(b, loc, half,
+                                   arith::MulFOp::create(b, loc, half, t));
+    }
+    Value exp = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+    return arith::DivFOp::create(b, loc, one,
+                                 arith::AddFOp::create(b, loc, one, exp));
+  }
+  /// x · sigmoid(x).
+  Value silu(OpBuilder &b, Location loc, Value x) const {
+    return arith::MulFOp::create(b, loc, x, sigmoid(b, loc, x));
+  }
+};
+} // namespace
 
 /// GELU as torch.nn.functional.gelu: the erf form, or the tanh form.
-static Value gelu(OpBuilder &b, Location loc, Value x, bool tanhForm) {
+static Value gelu(OpBuilder &b, Location loc, Value x, bool tanhForm,
+                  const Hyperbolics &h) {
   Type type = x.getType();
   Value inner;
   if (tanhForm) {
@@ -43,7 +61,7 @@ static Value gelu(OpBuilder &b, Location loc, Value x, bool tanhForm) {
     Value poly = arith::AddFOp::create(
         b, loc, x,
         arith::MulFOp::create(b, loc, constant(b, loc, type, 0.044715), cube));
-    inner = math::TanhOp::create(
+    inner = h.tanh(
         b, loc,
         arith::MulFOp::create(
             b, loc, constant(b, loc, type, std::sqrt(2.0 / M_PI)), poly));
@@ -61,13 +79,15 @@ static Value gelu(OpBuilder &b, Location loc, Value x, bool tanhForm) {
 }
 
 Value mlir::coda::buildActivationDerivative(OpBuilder &b, Location loc,
-                                            StringRef activation, Value x) {
+                                            StringRef activation, Value x,
+                                            const TanhBuilder &targetTanh) {
+  Hyperbolics h{targetTanh};
   Type type = x.getType();
   Value one = constant(b, loc, type, 1.0);
   Value half = constant(b, loc, type, 0.5);
   if (activation == "silu") {
     // s · (1 + x · (1 − s)).
-    Value s = sigmoid(b, loc, x);
+    Value s = h.sigmoid(b, loc, x);
     Value slope =
         arith::MulFOp::create(b, loc, x, arith::SubFOp::create(b, loc, one, s));
     return arith::MulFOp::create(b, loc, s,
@@ -80,12 +100,12 @@ Value mlir::coda::buildActivationDerivative(OpBuilder &b, Location loc,
                                    constant(b, loc, type, 0.0));
   }
   if (activation == "sigmoid") {
-    Value s = sigmoid(b, loc, x);
+    Value s = h.sigmoid(b, loc, x);
     return arith::MulFOp::create(b, loc, s,
                                  arith::SubFOp::create(b, loc, one, s));
   }
   if (activation == "tanh") {
-    Value t = math::TanhOp::create(b, loc, x);
+    Value t = h.tanh(b, loc, x);
     return arith::SubFOp::create(b, loc, one,
                                  arith::MulFOp::create(b, loc, t, t));
   }
@@ -114,12 +134,11 @@ Value mlir::coda::buildActivationDerivative(OpBuilder &b, Location loc,
   Value c = constant(b, loc, type, 0.044715);
   Value square = arith::MulFOp::create(b, loc, x, x);
   Value cube = arith::MulFOp::create(b, loc, square, x);
-  Value t = math::TanhOp::create(
-      b, loc,
-      arith::MulFOp::create(
-          b, loc, k,
-          arith::AddFOp::create(b, loc, x,
-                                arith::MulFOp::create(b, loc, c, cube))));
+  Value t = h.tanh(b, loc,
+                   arith::MulFOp::create(
+                       b, loc, k,
+                       arith::AddFOp::create(
+                           b, loc, x, arith::MulFOp::create(b, loc, c, cube))));
   Value inner = arith::MulFOp::create(
       b, loc, k,
       arith::AddFOp::create(
@@ -146,7 +165,9 @@ bool mlir::coda::hasScalarForm(Operation *op) {
 }
 
 Value mlir::coda::buildElementwiseScalar(OpBuilder &b, Location loc,
-                                         Operation *op, ValueRange args) {
+                                         Operation *op, ValueRange args,
+                                         const TanhBuilder &targetTanh) {
+  Hyperbolics h{targetTanh};
   return llvm::TypeSwitch<Operation *, Value>(op)
       .Case([&](AddOp) {
         return arith::AddFOp::create(b, loc, args[0], args[1]);
@@ -167,22 +188,23 @@ Value mlir::coda::buildElementwiseScalar(OpBuilder &b, Location loc,
                                 scale.getFactor().convertToDouble());
         return arith::MulFOp::create(b, loc, factor, args[0]);
       })
-      .Case([&](SiLUOp) { return silu(b, loc, args[0]); })
+      .Case([&](SiLUOp) { return h.silu(b, loc, args[0]); })
       .Case([&](ReLUOp) {
         return arith::MaximumFOp::create(
             b, loc, args[0], constant(b, loc, args[0].getType(), 0.0));
       })
-      .Case([&](SigmoidOp) { return sigmoid(b, loc, args[0]); })
-      .Case([&](TanhOp) { return math::TanhOp::create(b, loc, args[0]); })
+      .Case([&](SigmoidOp) { return h.sigmoid(b, loc, args[0]); })
+      .Case([&](TanhOp) { return h.tanh(b, loc, args[0]); })
       .Case([&](GELUOp gelu_) {
-        return gelu(b, loc, args[0], gelu_.getApproximate() == "tanh");
+        return gelu(b, loc, args[0], gelu_.getApproximate() == "tanh", h);
       })
       .Case([&](SwiGLUOp) {
-        return arith::MulFOp::create(b, loc, silu(b, loc, args[0]), args[1]);
+        return arith::MulFOp::create(b, loc, h.silu(b, loc, args[0]), args[1]);
       })
       .Case([&](ActivationGradOp grad) {
         return arith::MulFOp::create(
             b, loc, args[1],
-            buildActivationDerivative(b, loc, grad.getActivation(), args[0]));
+            buildActivationDerivative(b, loc, grad.getActivation(), args[0],
+                                      targetTanh));
       });
 }

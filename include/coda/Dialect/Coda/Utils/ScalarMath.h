@@ -13,6 +13,8 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <functional>
+
 namespace mlir::coda {
 
 /// Returns true for the ops `buildElementwiseScalar` computes: add,
@@ -20,17 +22,26 @@ namespace mlir::coda {
 /// activation_grad.
 bool hasScalarForm(Operation *op);
 
+/// Builds a target's tanh of one element (a GPU's approximate tanh
+/// instruction); empty: math.tanh.
+using TanhBuilder = std::function<Value(OpBuilder &, Location, Value)>;
+
 /// Builds the value of elementwise op `op` at one element from its operands
 /// there, `args`, all of one floating-point type (the compute type). `op`
-/// must satisfy `hasScalarForm`.
+/// must satisfy `hasScalarForm`. With `targetTanh`, tanh is that builder's
+/// and sigmoid (and through it SiLU, SwiGLU and their derivatives) is
+/// 0.5 + 0.5 · tanh(x / 2); without, math.tanh and 1 / (1 + exp(-x)).
 Value buildElementwiseScalar(OpBuilder &builder, Location loc, Operation *op,
-                             ValueRange args);
+                             ValueRange args,
+                             const TanhBuilder &targetTanh = {});
 
 /// Builds f'(x) for the activation `activation` names, as
 /// `coda.activation_grad` defines it ("silu", "relu", "sigmoid", "tanh",
-/// "gelu", "gelu_tanh").
+/// "gelu", "gelu_tanh"), with tanh and sigmoid as `buildElementwiseScalar`
+/// builds them.
 Value buildActivationDerivative(OpBuilder &builder, Location loc,
-                                llvm::StringRef activation, Value x);
+                                llvm::StringRef activation, Value x,
+                                const TanhBuilder &targetTanh = {});
 
 } // namespace mlir::coda
 
