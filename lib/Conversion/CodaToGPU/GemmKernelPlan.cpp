@@ -17,7 +17,8 @@ using namespace mlir::coda;
 
 /// The deepest ring the automatic choice builds.
 constexpr int64_t kMaxStages = 8;
-/// The fewest slots a ring keeps when it gives one to staging.
+/// The fewest slots a ring keeps when it gives one to staging, or room to
+/// the epilogue warpgroup's input buffer.
 constexpr int64_t kMinStagesForStaging = 3;
 
 std::optional<GemmSchedule> mlir::coda::parseGemmSchedule(StringRef name) {
@@ -350,14 +351,21 @@ static bool planOutputStaging(GemmOp gemm, GemmKernelPlan &plan,
 /// of the input are its box), with rows of whole 16-byte units (TMA's
 /// stride rule). The cooperative schedule loads at most one ring of them
 /// through the ring, whose steps fill a slot's A box, which holds both
-/// consumers' rows of one slab only in 256-row tiles; the epilogue
-/// warpgroup loads every such input into its own buffer.
+/// consumers' rows of one slab only in 256-row tiles. The epilogue
+/// warpgroup loads them into its own buffer, planned before the ring: as
+/// many as leave room for the ring's pinned stages, or else for
+/// kMinStagesForStaging; it reads the others from global memory.
 static void planBoxInputs(GemmOp gemm, const ColumnWalk &walk,
                           GemmKernelPlan &plan) {
   plan.boxInputs.assign(gemm.getInputs().size(), false);
   bool throughRing = plan.schedule == GemmSchedule::Cooperative;
   if (!(throughRing && plan.slabs == 2) && !plan.hasEpilogueWarpgroup())
     return;
+  int64_t limit = plan.stages;
+  if (!throughRing)
+    limit = (kMaxSharedBytes - 1024 - plan.handOffBytes() -
+             std::max(plan.stages, kMinStagesForStaging) * plan.stageBytes()) /
+            (2 * kSwizzledBoxBytes);
   int64_t taken = 0;
   for (auto [index, input] : llvm::enumerate(gemm.getInputs())) {
     auto type = cast<RankedTensorType>(input.getType());
@@ -365,7 +373,7 @@ static void planBoxInputs(GemmOp gemm, const ColumnWalk &walk,
     if (!isSixteenBitTmaTile(type) || !isa<FloatType>(type.getElementType()) ||
         type.getDimSize(1) != plan.width || shifts == walk.inputShifts.end() ||
         shifts->second.size() != 1 || shifts->second.front() != 0 ||
-        (throughRing && taken == plan.stages))
+        taken >= limit)
       continue;
     plan.boxInputs[index] = true;
     ++taken;

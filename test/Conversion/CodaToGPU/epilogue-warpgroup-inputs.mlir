@@ -1,5 +1,5 @@
-// RUN: coda-opt %s --convert-coda-to-gpu="schedule=epilogue-warpgroup" | FileCheck %s
-// RUN: not coda-opt %s --convert-coda-to-gpu="schedule=epilogue-warpgroup stages=4" 2>&1 | FileCheck %s --check-prefix=NOFIT
+// RUN: coda-opt %s --split-input-file --convert-coda-to-gpu="schedule=epilogue-warpgroup" | FileCheck %s
+// RUN: coda-opt %s --split-input-file --convert-coda-to-gpu="schedule=epilogue-warpgroup stages=4" | FileCheck %s --check-prefix=PINNED
 
 // The epilogue warpgroup loads the 16-bit [M, W] tiles its epilogue reads
 // (gate and up) by TMA, one consumer's m64 slab at a time: two 64 x 64
@@ -26,8 +26,11 @@
 //       CHECK:       nvgpu.mbarrier.arrive.expect_tx %[[INPUT]][%{{.+}}], %c32768
 //       CHECK:     nvvm.setmaxregister increase 160
 
-// Four stages leave no room for the input buffer.
-// NOFIT: error: a ring of 4 stages of 48 KiB needs 257 KiB of shared memory; a CTA has 227 KiB
+// Four pinned stages leave no room for the input buffer: the epilogue
+// warpgroup reads both inputs from global memory.
+// PINNED-LABEL: func.func @swiglu_grad
+//       PINNED:   coda.launch = {{{.*}}input_tensor_map_rows = array<i64: 0, 0>, {{.*}}schedule = "epilogue-warpgroup", shared_bytes = 230400 : i64, stages = 4 : i64
+//   PINNED-NOT:   nvgpu.tma.async.load {{.*}} : <tensor = memref<64x64xbf16, 3>{{.*}}, <memorySpace = #gpu.address_space<workgroup>> ->
 func.func @swiglu_grad(%dy: tensor<?x64xbf16>, %wd: tensor<64x256xbf16>, %gate: tensor<?x256xbf16>, %up: tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x?xf32>) {
   %r:2 = coda.gemm %dy, [%wd] inputs(%gate, %up) {b_layout = "kn"} : (tensor<?x64xbf16>, tensor<64x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) -> (tensor<?x256xbf16>, tensor<?x?xf32>) {
   ^bb0(%acc: tensor<?x256xf32>, %g: tensor<?x256xf32>, %u: tensor<?x256xf32>):
@@ -38,4 +41,26 @@ func.func @swiglu_grad(%dy: tensor<?x64xbf16>, %wd: tensor<64x256xbf16>, %gate: 
     coda.yield %dg, %s : tensor<?x256xf32>, tensor<?x?xf32>
   }
   return %r#0, %r#1 : tensor<?x256xbf16>, tensor<?x?xf32>
+}
+
+// -----
+
+// Seven tile inputs: the buffer takes as many as leave the ring 3 stages
+// (3 x 48 KiB + 32 KiB hand-off + 3 x 16 KiB + 1 KiB of 227 KiB); the
+// epilogue warpgroup reads the other four from global memory.
+// CHECK-LABEL: func.func @seven_inputs
+//       CHECK:   coda.launch = {{{.*}}input_tensor_map_rows = array<i64: 64, 64, 64, 0, 0, 0, 0>, {{.*}}schedule = "epilogue-warpgroup", shared_bytes = 230400 : i64, stages = 3 : i64
+func.func @seven_inputs(%x: tensor<?x64xbf16>, %w: tensor<256x64xbf16>, %a: tensor<?x256xbf16>, %b: tensor<?x256xbf16>, %c: tensor<?x256xbf16>, %d: tensor<?x256xbf16>, %e: tensor<?x256xbf16>, %f: tensor<?x256xbf16>, %g: tensor<?x256xbf16>) -> tensor<?x256xbf16> {
+  %y = coda.gemm %x, [%w] inputs(%a, %b, %c, %d, %e, %f, %g) : (tensor<?x64xbf16>, tensor<256x64xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) -> tensor<?x256xbf16> {
+  ^bb0(%acc: tensor<?x256xf32>, %ia: tensor<?x256xf32>, %ib: tensor<?x256xf32>, %ic: tensor<?x256xf32>, %id: tensor<?x256xf32>, %ie: tensor<?x256xf32>, %if: tensor<?x256xf32>, %ig: tensor<?x256xf32>):
+    %0 = coda.add %acc, %ia : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %1 = coda.add %0, %ib : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %2 = coda.add %1, %ic : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %3 = coda.add %2, %id : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %4 = coda.add %3, %ie : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %5 = coda.add %4, %if : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %6 = coda.add %5, %ig : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    coda.yield %6 : tensor<?x256xf32>
+  }
+  return %y : tensor<?x256xbf16>
 }
