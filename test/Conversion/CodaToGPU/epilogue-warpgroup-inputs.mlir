@@ -64,3 +64,25 @@ func.func @seven_inputs(%x: tensor<?x64xbf16>, %w: tensor<256x64xbf16>, %a: tens
   }
   return %y : tensor<?x256xbf16>
 }
+
+// -----
+
+// 128-row tiles (gate and up as two weight boxes, one m64 slab per
+// consumer): the buffer holds a slab of one consumer's 64 rows, loaded at
+// row m0 + 64 · consumer.
+// CHECK-LABEL: func.func @swiglu_residual
+//       CHECK:   coda.launch = {{{.*}}input_tensor_map_rows = array<i64: 64>, {{.*}}rows_per_tile = 128 : i64, schedule = "epilogue-warpgroup", shared_bytes = 197632 : i64, stages = 3 : i64
+//       CHECK:     nvvm.setmaxregister increase 160
+//       CHECK:       nvgpu.mbarrier.arrive.expect_tx %{{.+}}[%{{.+}}], %c16384
+// CHECK-COUNT-2:     nvgpu.tma.async.load
+func.func @swiglu_residual(%h: tensor<?x64xbf16>, %wg: tensor<256x64xbf16>, %wu: tensor<256x64xbf16>, %r: tensor<?x256xbf16>) -> tensor<?x256xbf16> {
+  %y = coda.gemm %h, [%wg, %wu] inputs(%r) : (tensor<?x64xbf16>, tensor<256x64xbf16>, tensor<256x64xbf16>, tensor<?x256xbf16>) -> tensor<?x256xbf16> {
+  ^bb0(%acc: tensor<?x512xf32>, %res: tensor<?x256xf32>):
+    %g = coda.slice %acc {offset = 0 : i64, size = 256 : i64} : (tensor<?x512xf32>) -> tensor<?x256xf32>
+    %u = coda.slice %acc {offset = 256 : i64, size = 256 : i64} : (tensor<?x512xf32>) -> tensor<?x256xf32>
+    %o = coda.swiglu %g, %u : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    %s = coda.add %o, %res : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    coda.yield %s : tensor<?x256xf32>
+  }
+  return %y : tensor<?x256xbf16>
+}
