@@ -68,8 +68,8 @@ public:
   /// The row's element of `targets`, an integer [M] epilogue input, as an
   /// index, memoized.
   Value target(Value targets);
-  /// Where the inputs loaded through the ring sit in the slab's steps
-  /// (none: read from global memory).
+  /// Where the inputs loaded by TMA sit for the slab: a ring step or the
+  /// epilogue warpgroup's buffer (none: read from global memory).
   void setInputBoxes(ArrayRef<std::optional<InputBoxes>> boxes) {
     boxInputs = boxes;
   }
@@ -140,7 +140,7 @@ std::pair<Value, Value> RowEvaluator::inputPair(unsigned input,
   auto key = std::make_tuple(input, Access::Pair, offset);
   auto it = loads.find(key);
   if (it == loads.end() && !boxInputs.empty() && boxInputs[input]) {
-    // From the slab's ring step.
+    // From the slab's boxes in shared memory.
     Value pointer = boxInputs[input]->pairs.pointerInRun(b, loc, offset, half);
     it = loads
              .try_emplace(

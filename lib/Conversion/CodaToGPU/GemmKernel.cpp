@@ -221,6 +221,12 @@ private:
   void loadBox(Value map, ValueRange coordinates, Value byteOffset,
                int64_t rows, Value slot, Type element = {},
                Value barriers = {});
+  /// The TMA loads of one consumer's m64 slab of epilogue input `map`: its
+  /// 64 rows from `row` by the tile's 128 columns from `n0`, as two 64 x 64
+  /// boxes from `byteOffset`, counted on barrier `slot` of `barriers` (the
+  /// ring's `full` by default).
+  void loadInputSlab(Value map, Value n0, Value row, Value byteOffset,
+                     Value slot, Value barriers = {});
   /// The TMA loads of k-tile `kTile` (counted over all products) into
   /// `slot`: A's box and the B boxes of `sources`, one (map, row) per box
   /// of each product. Where `slabs` is set (plan.loadsSlabBoxes), a tile
@@ -249,8 +255,7 @@ private:
         b, loc, aOffset(slot),
         arith::AddIOp::create(
             b, loc,
-            arith::MulIOp::create(b, loc, consumer,
-                                  index(2 * kSwizzledBoxBytes)),
+            arith::MulIOp::create(b, loc, consumer, index(kInputSlabBytes)),
             index(half * kSwizzledBoxBytes)));
   }
   /// The ring step of epilogue input step number `step` (slab-major, then
@@ -311,7 +316,7 @@ private:
   ValueRange inputs, outputs;
   /// Per result, its tensor map when it is stored by TMA
   /// (plan.resultsStoredByTma);
-  /// per epilogue input, its tensor map when it is loaded through the ring
+  /// per epilogue input, its tensor map when it is loaded by TMA
   /// (plan.boxInputs).
   SmallVector<Value> resultMaps, inputMaps;
   /// The split kernel's counters and partial accumulators
@@ -510,6 +515,20 @@ void GemmKernelBuilder::loadBox(Value map, ValueRange coordinates,
                                 slot, Value(), Value());
 }
 
+void GemmKernelBuilder::loadInputSlab(Value map, Value n0, Value row,
+                                      Value byteOffset, Value slot,
+                                      Value barriers) {
+  Type element = cast<nvgpu::TensorMapDescriptorType>(map.getType())
+                     .getTensor()
+                     .getElementType();
+  for (int64_t half = 0; half < 2; ++half)
+    // TMA coordinates are innermost first: (column, row).
+    loadBox(map, {arith::AddIOp::create(b, loc, n0, index(64 * half)), row},
+            arith::AddIOp::create(b, loc, byteOffset,
+                                  index(half * kSwizzledBoxBytes)),
+            64, slot, element, barriers);
+}
+
 void GemmKernelBuilder::loadA(Value slot, Value k, Value m0, Value slabs,
                               Value pointer, Value slabPointer) {
   Value map = UnrealizedConversionCastOp::create(
@@ -676,19 +695,13 @@ void GemmKernelBuilder::buildProducer() {
                 continue;
               Value slot =
                   fillSlot(inputStep(unit, step++), index(plan.aBoxBytes()));
-              Type element = cast<nvgpu::TensorMapDescriptorType>(map.getType())
-                                 .getTensor()
-                                 .getElementType();
               for (int64_t consumer = 0; consumer < kConsumers; ++consumer)
-                for (int64_t half = 0; half < 2; ++half)
-                  // TMA coordinates are innermost first: (column, row).
-                  loadBox(map,
-                          {arith::AddIOp::create(b, loc, n0, index(64 * half)),
-                           arith::AddIOp::create(
-                               b, loc, m0,
-                               index(consumer * plan.slabs * 64 + slab * 64))},
-                          inputBoxOffset(slot, index(consumer), half), 64, slot,
-                          element);
+                loadInputSlab(
+                    map, n0,
+                    arith::AddIOp::create(
+                        b, loc, m0,
+                        index(consumer * plan.slabs * 64 + slab * 64)),
+                    inputBoxOffset(slot, index(consumer), 0), slot);
             }
           scf::YieldOp::create(b, loc);
         });
@@ -1120,7 +1133,7 @@ GemmKernelBuilder::loadEpilogueInputs(Value m0, Value n0, Value consumer,
     if (!map)
       continue;
     Value at = index(offset);
-    offset += 2 * kSwizzledBoxBytes;
+    offset += kInputSlabBytes;
     boxes[input] =
         InputBoxes{at, SwizzledPairs(b, loc, smem, at, rowInSlab, quad)};
     loads.push_back({map, at});
@@ -1129,17 +1142,8 @@ GemmKernelBuilder::loadEpilogueInputs(Value m0, Value n0, Value consumer,
     nvgpu::MBarrierArriveExpectTxOp::create(b, loc, epilogueInputFull,
                                             index(plan.epilogueInputBytes()),
                                             index(0), Value());
-    for (auto [map, at] : loads) {
-      Type element = cast<nvgpu::TensorMapDescriptorType>(map.getType())
-                         .getTensor()
-                         .getElementType();
-      for (int64_t half = 0; half < 2; ++half)
-        // TMA coordinates are innermost first: (column, row).
-        loadBox(
-            map, {arith::AddIOp::create(b, loc, n0, index(64 * half)), row},
-            arith::AddIOp::create(b, loc, at, index(half * kSwizzledBoxBytes)),
-            64, index(0), element, epilogueInputFull);
-    }
+    for (auto [map, at] : loads)
+      loadInputSlab(map, n0, row, at, index(0), epilogueInputFull);
     scf::YieldOp::create(b, loc);
   });
   waitParity(epilogueInputFull, index(0), fill);

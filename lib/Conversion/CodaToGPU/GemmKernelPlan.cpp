@@ -362,10 +362,12 @@ static void planBoxInputs(GemmOp gemm, const ColumnWalk &walk,
   if (!(throughRing && plan.slabs == 2) && !plan.hasEpilogueWarpgroup())
     return;
   int64_t limit = plan.stages;
-  if (!throughRing)
-    limit = (kMaxSharedBytes - 1024 - plan.handOffBytes() -
-             std::max(plan.stages, kMinStagesForStaging) * plan.stageBytes()) /
-            (2 * kSwizzledBoxBytes);
+  if (!throughRing) {
+    // The shared memory of that ring without the buffer (none taken yet).
+    GemmKernelPlan ring = plan;
+    ring.stages = std::max(plan.stages, kMinStagesForStaging);
+    limit = (kMaxSharedBytes - ring.sharedBytes()) / kInputSlabBytes;
+  }
   int64_t taken = 0;
   for (auto [index, input] : llvm::enumerate(gemm.getInputs())) {
     auto type = cast<RankedTensorType>(input.getType());

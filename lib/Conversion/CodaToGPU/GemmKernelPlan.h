@@ -28,6 +28,10 @@
 
 namespace mlir::coda {
 
+/// One consumer's m64 slab of an epilogue input loaded by TMA: the tile's
+/// 128 columns as two 64 x 64 boxes.
+constexpr int64_t kInputSlabBytes = 2 * kSwizzledBoxBytes;
+
 /// The columns of epilogue value `value` (a tile, a per-column vector, or 1
 /// for a per-row column [M, 1]).
 inline int64_t getWidth(Value value) {
@@ -209,7 +213,7 @@ struct GemmKernelPlan {
   /// The epilogue warpgroup's input buffer, after the hand-off buffer: one
   /// consumer's m64 slab of each input it loads, two 64 x 64 boxes each.
   int64_t epilogueInputBytes() const {
-    return hasEpilogueWarpgroup() ? boxInputCount() * 2 * kSwizzledBoxBytes : 0;
+    return hasEpilogueWarpgroup() ? boxInputCount() * kInputSlabBytes : 0;
   }
   /// One consumer's staging buffer: a 64-row chunk of each staged result.
   int64_t stagingBytesPerConsumer() const {

@@ -32,13 +32,13 @@ struct Hyperbolics {
                       : math::TanhOp::create(b, loc, x).getResult();
   }
   Value sigmoid(OpBuilder &b, Location loc, Value x) const {
-    Value one = constant(b, loc, x.getType(), 1.0);
     if (targetTanh) {
       Value half = constant(b, loc, x.getType(), 0.5);
       Value t = tanh(b, loc, arith::MulFOp::create(b, loc, half, x));
       return arith::AddFOp::create(b, loc, half,
                                    arith::MulFOp::create(b, loc, half, t));
     }
+    Value one = constant(b, loc, x.getType(), 1.0);
     Value exp = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
     return arith::DivFOp::create(b, loc, one,
                                  arith::AddFOp::create(b, loc, one, exp));
