@@ -382,8 +382,8 @@ private:
 
   /// Adds the thread's two rows of a slab at column pair `j` to the block
   /// sums (addSlabRows), and after the slab, sums them across the eight
-  /// lanes of each quad position and stores the block's column pairs
-  /// (storeBlockSums).
+  /// lanes of each quad position, each lane keeping two of the block's
+  /// column pairs, and stores those (storeBlockSums).
   void addSlabRows(RowState &upper, RowState &lower, int64_t j);
   void storeBlockSums(RowState &upper);
 
@@ -417,13 +417,16 @@ private:
   const EpilogueFrame &frame;
   YieldOp yield;
   Type f32;
-  Value zero, lowest, columnBase, tile, firstQuad;
+  Value zero, lowest, columnBase, tile;
   SmallVector<RowState> rowStates;
   /// Sums over the rows of a block: a warp's 16 rows of a slab, the lanes
   /// that share a quad position holding the same columns.
   SmallVector<PartialSumRowsOp> blockSums;
-  /// Per block sum, per column pair j of the slab: the thread's sums.
-  SmallVector<SmallVector<std::array<Value, 2>>> slabSums;
+  /// Per block sum, per column pair j of the slab: the thread's sums, until
+  /// pairs j and j + 8 are summed across the lane halves (xor 16) into
+  /// pair j % 8 of `halfSums` (the lanes that keep pair j + 8 hold it
+  /// there).
+  SmallVector<SmallVector<std::array<Value, 2>>> slabSums, halfSums;
   SmallVector<int64_t> order;
   std::optional<OutputStaging> staging;
   /// The current slab's input boxes and staging chunk.
@@ -472,8 +475,8 @@ RangeEmitter::RangeEmitter(OpBuilder &b, Location loc, GemmOp gemm,
       blockSums.push_back(sums);
   slabSums.assign(blockSums.size(),
                   SmallVector<std::array<Value, 2>>(kOffsetsPerRow / 2));
-  firstQuad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                    frame.lane, index(4));
+  halfSums.assign(blockSums.size(),
+                  SmallVector<std::array<Value, 2>>(kOffsetsPerRow / 4));
   order = visitingOrder();
   if (plan.stagingColumns || plan.stagesOverInputs())
     staging.emplace(b, loc, plan, frame.staging);
@@ -499,50 +502,67 @@ SmallVector<int64_t> RangeEmitter::visitingOrder() {
 
 void RangeEmitter::addSlabRows(RowState &upper, RowState &lower, int64_t j) {
   for (auto [sums, columns] : llvm::zip_equal(blockSums, slabSums)) {
-    for (auto [e, sum] : llvm::enumerate(columns[j])) {
-      sum = zero;
-      for (RowState *state : {&upper, &lower})
-        sum = arith::AddFOp::create(
-            b, loc, sum,
-            arith::SelectOp::create(
-                b, loc, state->inside,
-                state->evaluator->at(sums.getX(), 0, 8 * j + int64_t(e)),
-                zero));
+    Value x = sums.getX();
+    for (int64_t e = 0; e < 2; ++e) {
+      auto term = [&](RowState &state) -> Value {
+        return arith::SelectOp::create(
+            b, loc, state.inside, state.evaluator->at(x, 0, 8 * j + e), zero);
+      };
+      columns[j][e] = arith::AddFOp::create(b, loc, term(upper), term(lower));
     }
+  }
+  // Once both halves' pairs are summed, the first step across lanes, so
+  // that half of the sums are live from then on.
+  int64_t pair = j % (kOffsetsPerRow / 4);
+  for (auto [columns, halves] : llvm::zip_equal(slabSums, halfSums)) {
+    std::array<Value, 2> &lowerPair = columns[pair];
+    std::array<Value, 2> &upperPair = columns[pair + kOffsetsPerRow / 4];
+    if (!lowerPair[0] || !upperPair[0])
+      continue;
+    SmallVector<Value> kept =
+        scatterSumStep(b, loc, lowerPair, upperPair, 16, frame.lane);
+    halves[pair] = {kept[0], kept[1]};
+    lowerPair = upperPair = {};
   }
 }
 
 void RangeEmitter::storeBlockSums(RowState &upper) {
   // The block's first row: the upper row of lane 0, a multiple of 16.
-  Value blockRow = arith::SubIOp::create(
-      b, loc, upper.row, arith::DivUIOp::create(b, loc, frame.lane, index(4)));
-  Value rowInside = arith::AndIOp::create(
-      b, loc, firstQuad,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, blockRow,
-                            frame.rows));
+  Value laneRow = arith::DivUIOp::create(b, loc, frame.lane, index(4));
+  Value blockRow = arith::SubIOp::create(b, loc, upper.row, laneRow);
+  Value rowInside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          blockRow, frame.rows);
   Value rowStart = arith::MulIOp::create(
       b, loc,
       arith::DivUIOp::create(b, loc, blockRow,
                              index(PartialSumRowsOp::kEpilogueBlockRows)),
       index(plan.width));
-  for (auto [sums, columns] : llvm::zip_equal(blockSums, slabSums)) {
+  // Summed over the eight lanes of its quad position, each lane keeps the
+  // sums of two column pairs, 2 (lane / 4) and 2 (lane / 4) + 1, and
+  // stores them.
+  Value firstPairColumn = arith::AddIOp::create(
+      b, loc, columnBase, arith::MulIOp::create(b, loc, laneRow, index(2 * 8)));
+  for (auto [sums, columns] : llvm::zip_equal(blockSums, halfSums)) {
     Value output =
         frame.outputs[llvm::find(yield.getValues(), sums.getResult()) -
                       yield.getValues().begin()];
-    // The lanes' sums first, all of them in flight together.
-    SmallVector<Value> pairs;
-    for (const std::array<Value, 2> &sum : columns) {
-      Value pair = LLVM::PoisonOp::create(b, loc, VectorType::get({2}, f32));
-      for (auto [e, value] : llvm::enumerate(sum))
-        pair = LLVM::InsertElementOp::create(
-            b, loc, pair, sumAcrossLanes(b, loc, value, {4, 8, 16}),
-            arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(int32_t(e))));
-      pairs.push_back(pair);
+    SmallVector<Value> values;
+    for (std::array<Value, 2> &sum : columns) {
+      llvm::append_range(values, sum);
+      sum = {};
     }
+    SmallVector<Value> kept =
+        scatterSumsAcrossLanes(b, loc, values, {8, 4}, frame.lane);
     scf::IfOp::create(b, loc, rowInside, [&](OpBuilder &, Location) {
-      for (int64_t j = 0, e = pairs.size(); j < e; ++j) {
-        Value pair = pairs[j];
-        Value column = arith::AddIOp::create(b, loc, columnBase, index(8 * j));
+      for (int64_t t = 0; t < 2; ++t) {
+        Value pair = LLVM::PoisonOp::create(b, loc, VectorType::get({2}, f32));
+        for (int64_t e = 0; e < 2; ++e)
+          pair = LLVM::InsertElementOp::create(
+              b, loc, pair, kept[2 * t + e],
+              arith::ConstantOp::create(b, loc,
+                                        b.getI32IntegerAttr(int32_t(e))));
+        Value column =
+            arith::AddIOp::create(b, loc, firstPairColumn, index(8 * t));
         Value columnInside = arith::CmpIOp::create(
             b, loc, arith::CmpIPredicate::ult, column, index(plan.width));
         scf::IfOp::create(b, loc, columnInside, [&](OpBuilder &, Location) {

@@ -325,7 +325,9 @@ private:
   // Values of the setup.
   Value tid, warpgroup, smem, full, empty, turn, handOffFull, handOffEmpty,
       epilogueInputFull;
-  /// The CTA's units and their order (built by buildSetup).
+  /// The CTA's units and their order, emitted anew by each warpgroup role
+  /// after its setmaxnreg, so that its values live in that role's
+  /// registers only (the producer has 24).
   std::optional<TileSchedule> schedule;
 };
 } // namespace
@@ -370,7 +372,6 @@ void GemmKernelBuilder::buildSetup() {
   MLIRContext *context = b.getContext();
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   warpgroup = arith::DivUIOp::create(b, loc, tid, index(128));
-  schedule.emplace(b, loc, plan, rows, allKTiles);
 
   // The dynamic shared memory: an extern array that the PTX declares
   // 1 KiB-aligned (the swizzle atom), so slot offsets are from its start.
@@ -651,6 +652,7 @@ void GemmKernelBuilder::buildProducer() {
                                      ? kHandingProducerRegisters
                                      : kProducerRegisters,
                                  NVVM::SetMaxRegisterAction::decrease);
+  schedule.emplace(b, loc, plan, rows, allKTiles);
   Value isProducerThread =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, index(0));
   scf::IfOp::create(b, loc, isProducerThread, [&](OpBuilder &, Location) {
@@ -823,6 +825,7 @@ void GemmKernelBuilder::buildConsumer() {
                                      ? kHandingConsumerRegisters
                                      : kConsumerRegisters,
                                  NVVM::SetMaxRegisterAction::increase);
+  schedule.emplace(b, loc, plan, rows, allKTiles);
   Value consumer = arith::SubIOp::create(b, loc, warpgroup, index(1));
   FragmentThread place = fragmentThread();
   Value thread = place.thread, lane = place.lane, rowInSlab = place.rowInSlab;
@@ -1154,6 +1157,7 @@ void GemmKernelBuilder::buildEpilogueWarpgroup() {
   MLIRContext *context = b.getContext();
   NVVM::SetMaxRegisterOp::create(b, loc, kEpilogueRegisters,
                                  NVVM::SetMaxRegisterAction::increase);
+  schedule.emplace(b, loc, plan, rows, allKTiles);
   FragmentThread place = fragmentThread();
   Value thread = place.thread, lane = place.lane, rowInSlab = place.rowInSlab;
   Value quad = arith::RemUIOp::create(b, loc, lane, index(4));

@@ -21,6 +21,23 @@ Value sumAcrossLanes(OpBuilder &builder, Location loc, Value value,
 Value maxAcrossLanes(OpBuilder &builder, Location loc, Value value,
                      ArrayRef<int32_t> offsets);
 
+/// One step of a sum across lanes that leaves each lane part of the sums:
+/// the lanes whose `lane & offset` is set return upper[i] plus its copy in
+/// the lane `lane ^ offset`, the others lower[i] plus its copy (one shuffle
+/// per pair). `lane` is the thread's lane, an index.
+SmallVector<Value> scatterSumStep(OpBuilder &builder, Location loc,
+                                  ArrayRef<Value> lower, ArrayRef<Value> upper,
+                                  int32_t offset, Value lane);
+
+/// scatterSumStep over the halves of `values`, one offset after the other:
+/// returns values.size() >> offsets.size() sums; with offsets {16, 8, 4}
+/// and 32 values, lane L holds the sums over the eight lanes L % 4 + 4i of
+/// values [4 (L / 4), 4 (L / 4) + 4).
+SmallVector<Value> scatterSumsAcrossLanes(OpBuilder &builder, Location loc,
+                                          ArrayRef<Value> values,
+                                          ArrayRef<int32_t> offsets,
+                                          Value lane);
+
 } // namespace mlir::coda
 
 #endif // CODA_LIB_CONVERSION_CODATOGPU_LANESUMS_H

@@ -24,16 +24,6 @@
 //       CHECK: gpu.module @coda_kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">]
 //       CHECK:   memref.global "public" @coda_smem : memref<0xi8, #gpu.address_space<workgroup>> {alignment = 1024 : i64}
 //       CHECK:   gpu.func @fused_gemm0(%{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: i32, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr) kernel attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32}
-// Units go in rounds of gridDim.x, the odd rounds in reverse: a CTA has
-// one in every whole round, and one in the last where its position there
-// is among the units left.
-//       CHECK:     %[[CTA:.+]] = gpu.block_id x
-//       CHECK:     %[[GRID:.+]] = gpu.grid_dim x
-//       CHECK:     %[[ROUNDS:.+]] = arith.divui %[[UNITS:.+]], %[[GRID]]
-//       CHECK:     %[[REVERSED:.+]] = arith.subi %{{.+}}, %[[CTA]]
-//       CHECK:     %[[POSITION:.+]] = arith.select %{{.+}}, %[[REVERSED]], %[[CTA]]
-//       CHECK:     %[[LEFT:.+]] = arith.remui %[[UNITS]], %[[GRID]]
-//       CHECK:     arith.cmpi ult, %[[POSITION]], %[[LEFT]]
 //       CHECK:     %[[FULL:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 //       CHECK:     %[[EMPTY:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 //       CHECK:     nvgpu.mbarrier.init %[[FULL]][%{{.+}}], %c1
@@ -46,6 +36,17 @@
 //       CHECK:     gpu.barrier
 //  CHECK-NEXT:     nvvm.griddepcontrol wait
 //       CHECK:     nvvm.setmaxregister decrease 24
+// Each role computes its units after its setmaxnreg. Units go in rounds
+// of gridDim.x, the odd rounds in reverse: a CTA has one in every whole
+// round, and one in the last where its position there is among the units
+// left.
+//       CHECK:     %[[CTA:.+]] = gpu.block_id x
+//       CHECK:     %[[GRID:.+]] = gpu.grid_dim x
+//       CHECK:     %[[ROUNDS:.+]] = arith.divui %[[UNITS:.+]], %[[GRID]]
+//       CHECK:     %[[REVERSED:.+]] = arith.subi %{{.+}}, %[[CTA]]
+//       CHECK:     %[[POSITION:.+]] = arith.select %{{.+}}, %[[REVERSED]], %[[CTA]]
+//       CHECK:     %[[LEFT:.+]] = arith.remui %[[UNITS]], %[[GRID]]
+//       CHECK:     arith.cmpi ult, %[[POSITION]], %[[LEFT]]
 //       CHECK:       scf.for
 // A unit loads A for its m64 slabs that hold rows, ceil((M - m0) / 64) of
 // the tile's four, and arms each k-tile with their bytes and the weight
