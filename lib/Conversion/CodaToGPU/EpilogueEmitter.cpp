@@ -551,6 +551,8 @@ void RangeEmitter::storeBlockSums(RowState &upper) {
       llvm::append_range(values, sum);
       sum = {};
     }
+    assert(llvm::all_of(values, [](Value value) { return bool(value); }) &&
+           "every column pair of the slab is visited");
     SmallVector<Value> kept =
         scatterSumsAcrossLanes(b, loc, values, {8, 4}, frame.lane);
     scf::IfOp::create(b, loc, rowInside, [&](OpBuilder &, Location) {
