@@ -44,6 +44,7 @@ runs=(
   "test/Runner/summed-products.mlir three 515 --compare-with-reference"
   "test/Runner/saved-norm-scales.mlir standalone 515 --compare-with-reference"
   "test/Runner/saved-norm-scales.mlir beside_gradient 515 --compare-with-reference"
+  "test/Runner/norm-gradient-epilogue.mlir bf16 515 --compare-with-reference"
   "test/Runner/two-consumers-gemm.mlir bf16 515 --compare-with-reference"
   "test/Runner/linear-grads.mlir bf16 515 --compare-with-reference"
   "test/Runner/linear-grads.mlir bf16 4097 --compare-with-reference --bench"
