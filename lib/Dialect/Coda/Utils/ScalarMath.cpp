@@ -86,12 +86,14 @@ Value mlir::coda::buildActivationDerivative(OpBuilder &b, Location loc,
   Value one = constant(b, loc, type, 1.0);
   Value half = constant(b, loc, type, 0.5);
   if (activation == "silu") {
-    // s · (1 + x · (1 − s)).
+    // s + x · s · (1 − s): x · s is SiLU itself, which a SwiGLU of the same
+    // x shares, leaving a subtraction and a fused multiply-add.
     Value s = h.sigmoid(b, loc, x);
-    Value slope =
-        arith::MulFOp::create(b, loc, x, arith::SubFOp::create(b, loc, one, s));
-    return arith::MulFOp::create(b, loc, s,
-                                 arith::AddFOp::create(b, loc, one, slope));
+    Value silu = arith::MulFOp::create(b, loc, x, s);
+    return arith::AddFOp::create(
+        b, loc, s,
+        arith::MulFOp::create(b, loc, silu,
+                              arith::SubFOp::create(b, loc, one, s)));
   }
   if (activation == "relu") {
     Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x,
