@@ -557,23 +557,13 @@ void RangeEmitter::storeBlockSums(RowState &upper) {
         scatterSumsAcrossLanes(b, loc, values, {8, 4}, frame.lane);
     scf::IfOp::create(b, loc, rowInside, [&](OpBuilder &, Location) {
       for (int64_t t = 0; t < 2; ++t) {
-        Value pair = LLVM::PoisonOp::create(b, loc, VectorType::get({2}, f32));
-        for (int64_t e = 0; e < 2; ++e)
-          pair = LLVM::InsertElementOp::create(
-              b, loc, pair, kept[2 * t + e],
-              arith::ConstantOp::create(b, loc,
-                                        b.getI32IntegerAttr(int32_t(e))));
         Value column =
             arith::AddIOp::create(b, loc, firstPairColumn, index(8 * t));
         Value columnInside = arith::CmpIOp::create(
             b, loc, arith::CmpIPredicate::ult, column, index(plan.width));
         scf::IfOp::create(b, loc, columnInside, [&](OpBuilder &, Location) {
-          LLVM::StoreOp::create(
-              b, loc, pair,
-              getElementAddress(
-                  b, loc, output, f32,
-                  arith::AddIOp::create(b, loc, rowStart, column)),
-              8);
+          storeNarrowed(b, loc, {kept[2 * t], kept[2 * t + 1]}, output, f32,
+                        arith::AddIOp::create(b, loc, rowStart, column));
           scf::YieldOp::create(b, loc);
         });
       }
