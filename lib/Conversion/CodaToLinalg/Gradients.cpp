@@ -383,6 +383,35 @@ public:
     return count.getResult(0);
   }
 
+  /// An `[M, N]` tensor of `resultType` shaped like `like`: each element
+  /// `unweighted` times its row's weight, its cotangent (over the count of
+  /// rows not ignored for "mean"), and 0 where its target is ignored.
+  /// `unweighted` sees the iteration's block arguments of `inputs` (read
+  /// through `maps`) and the row's target.
+  Value buildWeightedMap(
+      OpBuilder &builder, Location loc, RankedTensorType resultType, Value like,
+      Value targets, Value dloss, SmallVector<Value> inputs,
+      SmallVector<AffineMap> maps,
+      function_ref<Value(OpBuilder &, Location, ValueRange, Value)> unweighted)
+      const {
+    MLIRContext *context = builder.getContext();
+    unsigned first =
+        appendWeightInputs(builder, loc, targets, dloss, inputs, maps);
+    Value init = createEmpty(builder, loc, resultType, like);
+    maps.push_back(AffineMap::getMultiDimIdentityMap(2, context));
+    auto generic = linalg::GenericOp::create(
+        builder, loc, resultType, inputs, init, maps,
+        {utils::IteratorType::parallel, utils::IteratorType::parallel},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value value = buildWeighted(b, l, args, first,
+                                      unweighted(b, l, args, args[first]));
+          linalg::YieldOp::create(
+              b, l, convertScalar(b, l, value, resultType.getElementType()));
+        });
+    return generic.getResult(0);
+  }
+
+private:
   /// Appends what a row's weight reads to the inputs and maps of an
   /// `[M, N]` iteration: the targets, dloss (per row for "none") and, for
   /// "mean", the count of rows not ignored. Returns the targets' position.
@@ -416,7 +445,6 @@ public:
                                    createFloat(b, l, computeType, 0.0));
   }
 
-private:
   Type targetType;
   int64_t ignoreIndex;
   StringRef reduction;
@@ -446,27 +474,15 @@ struct LowerCrossEntropyGrad : public CodaLoweringPattern<CrossEntropyGradOp> {
             : AffineMap::get(2, 0, {d0}, context);
     if (!lse)
       lse = buildRowLogSumExp(rewriter, loc, logits, computeType);
-    SmallVector<Value> inputs = {logits, lse};
-    SmallVector<AffineMap> maps = {
-        AffineMap::getMultiDimIdentityMap(2, context), lseMap};
-    unsigned first = grads.appendWeightInputs(rewriter, loc, targets,
-                                              adaptor.getDloss(), inputs, maps);
-
-    RankedTensorType resultType = convert(op.getType());
-    Value init = createEmpty(rewriter, loc, resultType, logits);
-    maps.push_back(AffineMap::getMultiDimIdentityMap(2, context));
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, resultType, inputs, init, maps,
-        {utils::IteratorType::parallel, utils::IteratorType::parallel},
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value value = grads.buildWeighted(
-              b, l, args, first,
-              buildSoftmaxMinusTarget(b, l, args[0], args[1], args[first],
-                                      targetType, computeType));
-          linalg::YieldOp::create(
-              b, l, convertScalar(b, l, value, resultType.getElementType()));
+    Value grad = grads.buildWeightedMap(
+        rewriter, loc, convert(op.getType()), logits, targets,
+        adaptor.getDloss(), {logits, lse},
+        {AffineMap::getMultiDimIdentityMap(2, context), lseMap},
+        [&](OpBuilder &b, Location l, ValueRange args, Value target) {
+          return buildSoftmaxMinusTarget(b, l, args[0], args[1], target,
+                                         targetType, computeType);
         });
-    rewriter.replaceOp(op, generic.getResult(0));
+    rewriter.replaceOp(op, grad);
     return success();
   }
 };
@@ -479,28 +495,17 @@ struct LowerCrossEntropyRowWeights
   matchAndRewrite(CrossEntropyRowWeightsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *context = getContext();
     Value targets = adaptor.getTargets();
     CrossEntropyGradBuilder grads(op.getTargets().getType().getElementType(),
                                   op.getIgnoreIndex(), op.getReduction(),
                                   getComputeType());
-    SmallVector<Value> inputs;
-    SmallVector<AffineMap> maps;
-    unsigned first = grads.appendWeightInputs(rewriter, loc, targets,
-                                              adaptor.getDloss(), inputs, maps);
-    RankedTensorType resultType = convert(op.getType());
-    Value init = createEmpty(rewriter, loc, resultType, targets);
-    maps.push_back(AffineMap::getMultiDimIdentityMap(2, context));
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, resultType, inputs, init, maps,
-        {utils::IteratorType::parallel, utils::IteratorType::parallel},
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value weight = grads.buildWeighted(
-              b, l, args, first, createFloat(b, l, getComputeType(), 1.0));
-          linalg::YieldOp::create(
-              b, l, convertScalar(b, l, weight, resultType.getElementType()));
+    Value weights = grads.buildWeightedMap(
+        rewriter, loc, convert(op.getType()), targets, targets,
+        adaptor.getDloss(), {}, {},
+        [&](OpBuilder &b, Location l, ValueRange, Value) {
+          return createFloat(b, l, getComputeType(), 1.0);
         });
-    rewriter.replaceOp(op, generic.getResult(0));
+    rewriter.replaceOp(op, weights);
     return success();
   }
 };
