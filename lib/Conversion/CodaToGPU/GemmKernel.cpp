@@ -8,10 +8,10 @@
 // tile blockIdx.x of the even rounds and gridDim.x - 1 - blockIdx.x of the odd
 // ones, in a grouped order:
 //
-//   warpgroup 0, the producer, gives up registers (setmaxnreg 24, or 32
-//   where the CTA has four warpgroups); its first thread walks the tiles'
-//   k-tiles in one sequence g: it waits until slot s = g % stages is empty
-//   (mbarrier `empty[s]`, phase g / stages - 1), arms `full[s]` with the stage's bytes, and starts the TMA boxes of
+//   warpgroup 0, the producer, gives up registers (setmaxnreg 24); its
+//   first thread walks the tiles' k-tiles in one sequence g: it waits until
+//   slot s = g % stages is empty (mbarrier `empty[s]`, phase g / stages -
+//   1), arms `full[s]` with the stage's bytes, and starts the TMA boxes of
 //   that k-tile: A (tileM rows x 64 k; for a [K, M] `a`, a_layout "km",
 //   tileM / 64 boxes of 64 k-rows x 64 columns read MN-major, the k-tiles
 //   counted from the row argument) and one B box per accumulator base
@@ -28,7 +28,8 @@
 //   those bytes: the other slabs hold whatever earlier loads left, which only
 //   rows past M read;
 //   warpgroups 1 and 2 (and 3), the consumers, take registers (setmaxnreg
-//   240, or 160 where the CTA has four warpgroups).
+//   240, or 160 where the CTA has four warpgroups, whose producer keeps
+//   32).
 //   Cooperative: all work on every tile, each on plan.slabs m64 slabs of
 //   its rows. Ping-pong: consumer c takes the CTA's tiles c, c + 2, ...,
 //   and starts a tile's wgmma only once the other has issued its previous
