@@ -2,10 +2,10 @@
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// A persistent CTA of three warpgroups (four with an epilogue warpgroup)
-// walks output tiles (each plan.tileM() rows by 128 output columns of
-// `a · bᵀ`) in the order of its TileSchedule: rounds of gridDim.x, tile
-// blockIdx.x of the even rounds and gridDim.x - 1 - blockIdx.x of the odd
+// A persistent CTA of three warpgroups (four with an epilogue warpgroup or a
+// third consumer) walks output tiles (each plan.tileM() rows by 128 output
+// columns of `a · bᵀ`) in the order of its TileSchedule: rounds of gridDim.x,
+// tile blockIdx.x of the even rounds and gridDim.x - 1 - blockIdx.x of the odd
 // ones, in a grouped order:
 //
 //   warpgroup 0, the producer, gives up registers (setmaxnreg 24); its
@@ -27,8 +27,10 @@
 //   64-row box each from a second tensor map, and arms its k-tiles with
 //   those bytes: the other slabs hold whatever earlier loads left, which only
 //   rows past M read;
-//   warpgroups 1 and 2, the consumers, take registers (setmaxnreg 240).
-//   Cooperative: both work on every tile, each on plan.slabs m64 slabs of
+//   warpgroups 1 and 2 (and 3), the consumers, take registers (setmaxnreg
+//   240, or 160 where the CTA has four warpgroups, whose producer keeps
+//   32).
+//   Cooperative: all work on every tile, each on plan.slabs m64 slabs of
 //   its rows. Ping-pong: consumer c takes the CTA's tiles c, c + 2, ...,
 //   and starts a tile's wgmma only once the other has issued its previous
 //   tile's (mbarriers `turn`), so one's epilogue overlaps the other's
@@ -109,17 +111,18 @@ using namespace mlir::coda;
 /// setmaxnreg: 128 x 24 + 256 x 240 fits the 64 Ki registers of an SM.
 constexpr int32_t kProducerRegisters = 24;
 constexpr int32_t kConsumerRegisters = 240;
-/// With an epilogue warpgroup: 128 x 32 + 256 x 160 + 128 x 160 fits them
-/// too. A consumer then holds little more than its 128 accumulator
-/// registers (it spills at 152, the producer at 24).
-constexpr int32_t kHandingProducerRegisters = 32;
-constexpr int32_t kHandingConsumerRegisters = 160;
+/// With four warpgroups (an epilogue warpgroup, or three consumers):
+/// 128 x 32 + 384 x 160 fits them too. A consumer then holds little more
+/// than its 128 accumulator registers (it spills at 152, the producer at
+/// 24).
+constexpr int32_t kFourWarpgroupProducerRegisters = 32;
+constexpr int32_t kFourWarpgroupConsumerRegisters = 160;
 constexpr int32_t kEpilogueRegisters = 160;
 /// The accumulator values a thread moves through the hand-off buffer in one
 /// 16-byte access.
 constexpr int64_t kHandOffGroup = 8;
 /// The epilogue warpgroup's named barrier (0 is the CTA's, 1 and 2 the
-/// consumers').
+/// consumers': a CTA with an epilogue warpgroup has two).
 constexpr int32_t kEpilogueBarrier = 3;
 /// The bytes of one 64-column swizzle atom of an MN-major B box: 64 k-rows
 /// of 128 bytes.
@@ -138,6 +141,9 @@ private:
   Value index(int64_t value) {
     return arith::ConstantIndexOp::create(b, loc, value);
   }
+  /// Whether the CTA has four warpgroups, which share the registers as
+  /// kFourWarpgroup*Registers say.
+  bool hasFourWarpgroups() const { return plan.threads() == 4 * 128; }
   Value i64(int64_t value) {
     return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(value));
   }
@@ -395,13 +401,14 @@ void GemmKernelBuilder::buildSetup() {
   full = nvgpu::MBarrierCreateOp::create(b, loc, ringType);
   empty = nvgpu::MBarrierCreateOp::create(b, loc, ringType);
   turn = nvgpu::MBarrierCreateOp::create(
-      b, loc, nvgpu::MBarrierGroupType::get(context, workgroup, kConsumers));
+      b, loc,
+      nvgpu::MBarrierGroupType::get(context, workgroup, plan.consumers));
   // `handOffFull[c]` completes when consumer c's 128 threads have written a
   // tile to the hand-off buffer, `handOffEmpty[c]` when the epilogue
   // warpgroup's have read it.
   if (plan.hasEpilogueWarpgroup()) {
     auto handOffType =
-        nvgpu::MBarrierGroupType::get(context, workgroup, kConsumers);
+        nvgpu::MBarrierGroupType::get(context, workgroup, plan.consumers);
     handOffFull = nvgpu::MBarrierCreateOp::create(b, loc, handOffType);
     handOffEmpty = nvgpu::MBarrierCreateOp::create(b, loc, handOffType);
   }
@@ -420,7 +427,7 @@ void GemmKernelBuilder::buildSetup() {
                                     index(plan.consumersPerTile() * 4),
                                     index(slot), Value());
     }
-    for (int64_t consumer = 0; consumer < kConsumers; ++consumer) {
+    for (int64_t consumer = 0; consumer < plan.consumers; ++consumer) {
       nvgpu::MBarrierInitOp::create(b, loc, turn, index(4), index(consumer),
                                     Value());
       if (!plan.hasEpilogueWarpgroup())
@@ -648,8 +655,8 @@ void GemmKernelBuilder::loadKTile(
 
 void GemmKernelBuilder::buildProducer() {
   NVVM::SetMaxRegisterOp::create(b, loc,
-                                 plan.hasEpilogueWarpgroup()
-                                     ? kHandingProducerRegisters
+                                 hasFourWarpgroups()
+                                     ? kFourWarpgroupProducerRegisters
                                      : kProducerRegisters,
                                  NVVM::SetMaxRegisterAction::decrease);
   schedule.emplace(b, loc, plan, rows, allKTiles);
@@ -687,8 +694,8 @@ void GemmKernelBuilder::buildProducer() {
                           slabs, sources);
                 scf::YieldOp::create(b, loc);
               });
-          // The epilogue inputs' steps: per slab, per input, both
-          // consumers' 64 rows of it by the tile's 128 columns.
+          // The epilogue inputs' steps: per slab, per input, every
+          // consumer's 64 rows of it by the tile's 128 columns.
           int64_t step = 0;
           for (int64_t slab = 0; plan.epilogueSteps() && slab < plan.slabs;
                ++slab)
@@ -697,7 +704,7 @@ void GemmKernelBuilder::buildProducer() {
                 continue;
               Value slot =
                   fillSlot(inputStep(unit, step++), index(plan.aBoxBytes()));
-              for (int64_t consumer = 0; consumer < kConsumers; ++consumer)
+              for (int64_t consumer = 0; consumer < plan.consumers; ++consumer)
                 loadInputSlab(
                     map, n0,
                     arith::AddIOp::create(
@@ -821,8 +828,8 @@ GemmKernelBuilder::buildMainloop(Value first, Value kTiles, Value issued,
 void GemmKernelBuilder::buildConsumer() {
   MLIRContext *context = b.getContext();
   NVVM::SetMaxRegisterOp::create(b, loc,
-                                 plan.hasEpilogueWarpgroup()
-                                     ? kHandingConsumerRegisters
+                                 hasFourWarpgroups()
+                                     ? kFourWarpgroupConsumerRegisters
                                      : kConsumerRegisters,
                                  NVVM::SetMaxRegisterAction::increase);
   schedule.emplace(b, loc, plan, rows, allKTiles);
@@ -847,7 +854,7 @@ void GemmKernelBuilder::buildConsumer() {
   Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                         consumer, index(0));
   // The warpgroup's first thread issues its TMA stores; named barriers 1
-  // and 2 are the consumers' own (0 is the CTA's).
+  // to plan.consumers are the consumers' own (0 is the CTA's).
   Value leader =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread, index(0));
   Value barrier = arith::IndexCastOp::create(
@@ -905,12 +912,16 @@ void GemmKernelBuilder::buildConsumer() {
           });
         };
         // A consumer whose rows all lie past M (the last row tile's second
-        // half) issues one k-tile's wgmma.
-        Value hasRows = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::ult,
-            arith::AddIOp::create(b, loc, m0, rowOffset), rows);
-        Value issued =
-            arith::SelectOp::create(b, loc, hasRows, unit.kTiles, index(1));
+        // half) issues one k-tile's wgmma. A weight gradient whose tiles
+        // divide its static rows has none.
+        Value issued = unit.kTiles;
+        if (!plan.reducesRows || plan.outputRows % plan.tileM() != 0) {
+          Value hasRows = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult,
+              arith::AddIOp::create(b, loc, m0, rowOffset), rows);
+          issued =
+              arith::SelectOp::create(b, loc, hasRows, unit.kTiles, index(1));
+        }
         SmallVector<Value> accumulators =
             buildMainloop(first, unit.kTiles, issued,
                           arith::MulIOp::create(b, loc, rowOffset, index(128)),
@@ -1170,7 +1181,7 @@ void GemmKernelBuilder::buildEpilogueWarpgroup() {
         Value m0 = unit.m0, n0 = unit.n0;
         // One consumer's rows at a time; one copy of the epilogue.
         scf::ForOp::create(
-            b, loc, index(0), index(kConsumers), index(1), ValueRange(),
+            b, loc, index(0), index(plan.consumers), index(1), ValueRange(),
             [&](OpBuilder &, Location, Value consumer, ValueRange) {
               waitParity(handOffFull, consumer, local);
               // Read at once, kept 16-bit, widened where the epilogue
@@ -1222,7 +1233,8 @@ void GemmKernelBuilder::buildEpilogueWarpgroup() {
                     b, loc,
                     arith::AddIOp::create(
                         b, loc,
-                        arith::MulIOp::create(b, loc, local, index(kConsumers)),
+                        arith::MulIOp::create(b, loc, local,
+                                              index(plan.consumers)),
                         consumer),
                     index(plan.slabs));
                 frame.enterSlab = [&, leader, fills](int64_t slab) {
@@ -1343,7 +1355,7 @@ void GemmKernelBuilder::build(StringRef name) {
         if (!plan.hasEpilogueWarpgroup())
           return buildConsumer();
         branch(
-            1 + kConsumers, [&] { buildEpilogueWarpgroup(); },
+            1 + plan.consumers, [&] { buildEpilogueWarpgroup(); },
             [&] { buildConsumer(); });
       });
   gpu::ReturnOp::create(b, loc);

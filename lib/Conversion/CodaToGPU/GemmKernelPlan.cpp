@@ -334,8 +334,8 @@ static bool planOutputStaging(GemmOp gemm, GemmKernelPlan &plan,
   int64_t staged = 0;
   for (int64_t columns : chunks) {
     // A 64-row slab of the chunk per consumer and staged result.
-    int64_t count =
-        std::min<int64_t>(rest.size(), room / (kConsumers * 64 * columns * 2));
+    int64_t count = std::min<int64_t>(
+        rest.size(), room / (plan.consumers * 64 * columns * 2));
     if (count > staged) {
       staged = count;
       plan.stagingColumns = columns;
@@ -387,6 +387,50 @@ static void planBoxInputs(GemmOp gemm, const ColumnWalk &walk,
 static double getWaveFill(int64_t units) {
   int64_t waves = llvm::divideCeil(units, kPlannedMultiprocessors);
   return double(units) / double(waves * kPlannedMultiprocessors);
+}
+
+/// Whether `gemm`'s epilogue yields its accumulator and nothing else.
+static bool yieldsOnlyAccumulator(GemmOp gemm) {
+  auto yield = cast<YieldOp>(gemm.getBody().getTerminator());
+  return llvm::all_of(yield.getValues(), [&](Value value) {
+    return value == gemm.getAccumulator();
+  });
+}
+
+/// Chooses the consumer warpgroups of a CTA: as `choice.consumers` pins
+/// them (two, or three in the cooperative schedule of a weight gradient,
+/// whose A arrives in 64-column boxes: TMA's boxes have at most 256 rows,
+/// a 384-row tile's A box of another GEMM more), else, unless
+/// `choice.splits` is pinned, three for a weight gradient whose epilogue
+/// yields only the accumulator when its 384-row tiles fill 90% of every
+/// wave and its 256-row tiles do not, else two. Unsplit, such a gradient
+/// saves the split's meeting, which stores and reloads every tile's
+/// partials (bench/NOTES.md §90); the three consumers hold 160 registers
+/// each, which a fused epilogue may not fit.
+static LogicalResult planConsumers(GemmOp gemm, const GemmPlanChoice &choice,
+                                   GemmKernelPlan &plan) {
+  bool cooperative = plan.schedule == GemmSchedule::Cooperative;
+  if (std::optional<int64_t> consumers = choice.consumers) {
+    bool canHaveThree = cooperative && plan.reducesRows;
+    if (*consumers != kDefaultConsumers &&
+        !(canHaveThree && *consumers == kMaxConsumers))
+      return gemm.emitError("coda.plan consumers = ")
+             << *consumers << "; the generator's CTAs have "
+             << (canHaveThree ? "2 or 3" : "2")
+             << " consumer warpgroups here (3 only in the cooperative "
+                "schedule of a weight gradient, a_layout = \"km\")";
+    plan.consumers = *consumers;
+    return success();
+  }
+  if (!cooperative || !plan.reducesRows || choice.splits ||
+      !yieldsOnlyAccumulator(gemm))
+    return success();
+  GemmKernelPlan taller = plan;
+  taller.consumers = kMaxConsumers;
+  if (getWaveFill(plan.staticTiles()) < 0.9 &&
+      getWaveFill(taller.staticTiles()) >= 0.9)
+    plan.consumers = kMaxConsumers;
+  return success();
 }
 
 /// Chooses how many parts a split reduction is cut into: `pinned`, or for a
@@ -452,12 +496,9 @@ static LogicalResult planSplits(GemmOp gemm, std::optional<int64_t> pinned,
 /// accumulator's precision. A weight gradient keeps the cooperative
 /// schedule's split reduction.
 static bool paysForEpilogueWarpgroup(GemmOp gemm, int64_t width) {
-  if (gemm.getALayout() == "km")
+  if (gemm.getALayout() == "km" || yieldsOnlyAccumulator(gemm))
     return false;
   auto yield = cast<YieldOp>(gemm.getBody().getTerminator());
-  if (llvm::all_of(yield.getValues(),
-                   [&](Value value) { return value == gemm.getAccumulator(); }))
-    return false;
   for (auto [value, result] :
        llvm::zip_equal(yield.getValues(), gemm.getResults()))
     if (getPartialsSource(value) ||
@@ -554,6 +595,8 @@ mlir::coda::planGemmKernel(GemmOp gemm, const GemmPlanChoice &choice) {
   for (EpilogueRange &range : plan.ranges)
     range.bases.resize(plan.boxes, range.bases.back());
   plan.slabs = 2 / plan.boxes;
+  if (failed(planConsumers(gemm, choice, plan)))
+    return failure();
 
   // Each box of each tile reads rows of one weight.
   int64_t accumulatorColumns = 0;
@@ -634,6 +677,7 @@ DictionaryAttr mlir::coda::getPlanAttr(MLIRContext *context,
   Builder b(context);
   return b.getDictionaryAttr({
       b.getNamedAttr("boxes", b.getI64IntegerAttr(plan.boxes)),
+      b.getNamedAttr("consumers", b.getI64IntegerAttr(plan.consumers)),
       b.getNamedAttr("group_rows", b.getI64IntegerAttr(plan.groupRows)),
       b.getNamedAttr("rows_per_tile", b.getI64IntegerAttr(plan.tileM())),
       b.getNamedAttr("schedule",
@@ -652,6 +696,7 @@ FailureOr<std::optional<GemmPlanChoice>> mlir::coda::readPlanAttr(GemmOp gemm) {
   auto stages = plan ? plan.getAs<IntegerAttr>("stages") : IntegerAttr();
   Attribute splits = plan ? plan.get("splits") : Attribute();
   Attribute groupRows = plan ? plan.get("group_rows") : Attribute();
+  Attribute consumers = plan ? plan.get("consumers") : Attribute();
   std::optional<GemmSchedule> parsed =
       schedule ? parseGemmSchedule(schedule.getValue()) : std::nullopt;
   auto isCount = [](Attribute value) {
@@ -660,17 +705,20 @@ FailureOr<std::optional<GemmPlanChoice>> mlir::coda::readPlanAttr(GemmOp gemm) {
   };
   if (!parsed || !stages || stages.getInt() < 2 ||
       (splits && !isa<IntegerAttr>(splits)) ||
-      (groupRows && !isCount(groupRows)))
+      (groupRows && !isCount(groupRows)) ||
+      (consumers && !isa<IntegerAttr>(consumers)))
     return gemm.emitError("coda.plan must be a dictionary with schedule = "
                           "\"cooperative\", \"pingpong\" or "
-                          "\"epilogue-warpgroup\", stages >= 2 and "
-                          "optionally an integer splits and group_rows >= 1, "
-                          "got ")
+                          "\"epilogue-warpgroup\", stages >= 2, and "
+                          "optionally integer splits, integer consumers and "
+                          "group_rows >= 1, got ")
            << attr;
   GemmPlanChoice choice{*parsed, stages.getInt(), std::nullopt};
   if (splits)
     choice.splits = cast<IntegerAttr>(splits).getInt();
   if (groupRows)
     choice.groupRows = cast<IntegerAttr>(groupRows).getInt();
+  if (consumers)
+    choice.consumers = cast<IntegerAttr>(consumers).getInt();
   return std::optional(choice);
 }

@@ -46,10 +46,12 @@ inline bool isPerRow(Value value) {
 }
 
 /// Output columns per CTA (one wgmma n128 box per accumulator base), the K
-/// step of the mainloop, and the consumer warpgroups of a CTA.
+/// step of the mainloop, and the consumer warpgroups of a CTA: two, or three
+/// in a cooperative CTA whose tiles are 1.5 times taller.
 constexpr int64_t kTileN = 128;
 constexpr int64_t kTileK = 64;
-constexpr int64_t kConsumers = 2;
+constexpr int64_t kDefaultConsumers = 2;
+constexpr int64_t kMaxConsumers = 3;
 /// The shared memory one CTA may use on sm_90.
 constexpr int64_t kMaxSharedBytes = 227 * 1024;
 
@@ -112,12 +114,17 @@ struct GemmPlanChoice {
   std::optional<int64_t> splits;
   /// Row tiles per group of the tile order.
   int64_t groupRows = kDefaultGroupRows;
+  /// Consumer warpgroups; none: the planner chooses.
+  std::optional<int64_t> consumers = std::nullopt;
 };
 
 /// The static shape of one GEMM kernel. The grid is persistent: each CTA
 /// walks tiles blockIdx.x, blockIdx.x + gridDim.x, ...
 struct GemmKernelPlan {
   GemmSchedule schedule = GemmSchedule::Cooperative;
+  /// Consumer warpgroups: kDefaultConsumers, or kMaxConsumers in the
+  /// cooperative schedule (each on its own slabs of one tile).
+  int64_t consumers = kDefaultConsumers;
   /// m64 slabs per consumer warpgroup and B boxes per stage; their product
   /// is at most 2 (128 accumulator registers per thread).
   int64_t slabs = 2, boxes = 1;
@@ -156,7 +163,7 @@ struct GemmKernelPlan {
   /// Which epilogue inputs arrive by TMA as 64 x 64 boxes: 16-bit [M, W]
   /// tiles read at the output's own columns. Cooperative 256-row tiles load
   /// them through the ring: after a tile's k-tiles, each m64 slab takes one
-  /// ring step per such input, the slab's rows of both consumers, 128
+  /// ring step per such input, the slab's rows of every consumer, 128
   /// columns, as four 64 x 64 boxes in the slot's A box. The epilogue
   /// warpgroup loads them itself, one consumer's slab at a time, into its
   /// input buffer (epilogueInputBytes).
@@ -177,7 +184,7 @@ struct GemmKernelPlan {
 
   /// Consumer warpgroups per tile, and the rows of a tile.
   int64_t consumersPerTile() const {
-    return schedule == GemmSchedule::PingPong ? 1 : kConsumers;
+    return schedule == GemmSchedule::PingPong ? 1 : consumers;
   }
   /// Whether a warpgroup of its own runs the epilogue.
   bool hasEpilogueWarpgroup() const {
@@ -228,7 +235,7 @@ struct GemmKernelPlan {
   /// Where the epilogue warpgroup's input buffer starts: after the ring,
   /// the staging buffers and the hand-off buffer.
   int64_t epilogueInputOffset() const {
-    return stages * stageBytes() + kConsumers * stagingBytesPerConsumer() +
+    return stages * stageBytes() + consumers * stagingBytesPerConsumer() +
            handOffBytes();
   }
   /// Where each consumer's split arrival is passed to its threads: after
@@ -236,7 +243,7 @@ struct GemmKernelPlan {
   int64_t arrivalOffset() const {
     return epilogueInputOffset() + epilogueInputBytes();
   }
-  int64_t arrivalBytes() const { return splits > 1 ? 4 * kConsumers : 0; }
+  int64_t arrivalBytes() const { return splits > 1 ? 4 * consumers : 0; }
   /// The dynamic shared memory: the ring, the staging buffers, the
   /// hand-off buffer, the epilogue warpgroup's input buffer, the split
   /// arrivals and 1 KiB of alignment slack.
@@ -254,7 +261,7 @@ struct GemmKernelPlan {
   /// consumer (arrived, stored), padded to 256 bytes, then per split tile,
   /// split slot and consumer one warpgroup's accumulators (64 KiB).
   int64_t splitCounterBytes() const {
-    return llvm::alignTo(splitTiles() * kConsumers * 2 * 4, 256);
+    return llvm::alignTo(splitTiles() * consumers * 2 * 4, 256);
   }
   int64_t partialBytesPerConsumer() const {
     return 128 * slabs * boxes * (kTileN / 2) * 4;
@@ -263,10 +270,10 @@ struct GemmKernelPlan {
     if (splits == 1)
       return 0;
     return splitCounterBytes() +
-           splitTiles() * (splits - 1) * kConsumers * partialBytesPerConsumer();
+           splitTiles() * (splits - 1) * consumers * partialBytesPerConsumer();
   }
   int64_t threads() const {
-    return 128 * (1 + kConsumers + (hasEpilogueWarpgroup() ? 1 : 0));
+    return 128 * (1 + consumers + (hasEpilogueWarpgroup() ? 1 : 0));
   }
   /// The k-tiles of product `product` of a static reduction (not
   /// `reducesRows`).
@@ -299,7 +306,11 @@ struct GemmKernelPlan {
 /// cooperative schedule loads through the ring) nor a per-column vector,
 /// and has only 16-bit tile results, and the GEMM is not a weight
 /// gradient, else cooperative
-/// (bench/NOTES.md §57); a ring of
+/// (bench/NOTES.md §57); unless `choice.consumers` fixes them, three
+/// consumers for a weight gradient whose epilogue reads only the
+/// accumulator when that keeps 90% of kPlannedMultiprocessors busy in its
+/// one wave and two do not without a split (bench/NOTES.md §90), else
+/// two; a ring of
 /// `choice.stages` slots (0: as many as fit in shared memory, at most 8),
 /// and unless `choice.splits` fixes it, a weight gradient's row reduction
 /// split into the fewest parts (1, 2 or 4) that keep 90% of
@@ -310,9 +321,10 @@ struct GemmKernelPlan {
 FailureOr<GemmKernelPlan> planGemmKernel(GemmOp gemm,
                                          const GemmPlanChoice &choice);
 
-/// The attribute coda-plan-kernels puts on a GEMM: {schedule, stages,
-/// splits, group_rows, rows_per_tile, boxes}. convert-coda-to-gpu follows
-/// its schedule, stages, splits and group_rows (when present).
+/// The attribute coda-plan-kernels puts on a GEMM: {schedule, consumers,
+/// stages, splits, group_rows, rows_per_tile, boxes}. convert-coda-to-gpu
+/// follows its schedule, stages, consumers, splits and group_rows (the
+/// last three when present).
 constexpr llvm::StringLiteral kPlanAttrName = "coda.plan";
 DictionaryAttr getPlanAttr(MLIRContext *context, const GemmKernelPlan &plan);
 

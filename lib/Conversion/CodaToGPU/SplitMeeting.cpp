@@ -48,7 +48,7 @@ std::pair<Value, SmallVector<Value>> mlir::coda::emitSplitMeeting(
   Value counter = arith::MulIOp::create(
       b, loc,
       arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, tile, index(kConsumers)),
+          b, loc, arith::MulIOp::create(b, loc, tile, index(plan.consumers)),
           consumer),
       index(2));
   Value arrived = getElementAddress(b, loc, scratch, i32, counter);
@@ -87,7 +87,7 @@ std::pair<Value, SmallVector<Value>> mlir::coda::emitSplitMeeting(
                 b, loc,
                 arith::MulIOp::create(b, loc, tile, index(plan.splits - 1)),
                 slot),
-            index(kConsumers)),
+            index(plan.consumers)),
         consumer);
     return arith::AddIOp::create(
         b, loc,
@@ -166,7 +166,7 @@ std::pair<Value, SmallVector<Value>> mlir::coda::emitSplitMeeting(
       SmallVector<Value> initial(slabSums);
       initial.push_back(start);
       // Slot s + 1 follows slot s by the tile's consumers' partials.
-      int64_t slotStride = kConsumers * plan.partialBytesPerConsumer() / 4;
+      int64_t slotStride = plan.consumers * plan.partialBytesPerConsumer() / 4;
       auto slots = scf::ForOp::create(
           b, loc, index(0), arith::SubIOp::create(b, loc, splitCount, index(1)),
           index(1), initial,

@@ -10,7 +10,7 @@
 // SCHEDULE: error: schedule = "warp" is not "auto", "cooperative", "pingpong" or "epilogue-warpgroup"
 // STAGES: error: stages = 1: the mainloop's ring needs at least 2 slots to overlap loads with wgmma
 // GROUP: error: group-rows = 0: a tile group holds at least one row tile
-// BADPLAN: error: coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2 and optionally an integer splits and group_rows >= 1, got {schedule = "cooperative", stages = 1 : i64}
+// BADPLAN: error: coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2, and optionally integer splits, integer consumers and group_rows >= 1, got {schedule = "cooperative", stages = 1 : i64}
 
 // What the generator cannot take is reported when planning: a weight
 // gradient reads both operands as [K, ...].
@@ -41,7 +41,7 @@ func.func @km_products(%d0: tensor<?x128xbf16>, %d1: tensor<?x128xbf16>, %x0: te
 // A plan that is not one: reported by coda-plan-kernels, which keeps a
 // GEMM's plan, and by convert-coda-to-gpu.
 func.func @bad_plan(%a: tensor<?x64xbf16>, %b: tensor<32x64xbf16>) -> tensor<?x32xbf16> {
-  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2 and optionally an integer splits and group_rows >= 1, got {schedule = "cooperative", stages = 1 : i64}}}
+  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2, and optionally integer splits, integer consumers and group_rows >= 1, got {schedule = "cooperative", stages = 1 : i64}}}
   %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 1 : i64}} : (tensor<?x64xbf16>, tensor<32x64xbf16>) -> tensor<?x32xbf16> {
   ^bb0(%acc: tensor<?x32xf32>):
     coda.yield %acc : tensor<?x32xf32>
@@ -128,7 +128,7 @@ func.func @split_pingpong(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> ten
 // -----
 
 func.func @split_name(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
-  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2 and optionally an integer splits and group_rows >= 1, got {schedule = "cooperative", splits = "two", stages = 4 : i64}}}
+  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2, and optionally integer splits, integer consumers and group_rows >= 1, got {schedule = "cooperative", splits = "two", stages = 4 : i64}}}
   %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 4 : i64, splits = "two"}} : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
   ^bb0(%acc: tensor<?x128xf32>):
     coda.yield %acc : tensor<?x128xf32>
@@ -140,8 +140,66 @@ func.func @split_name(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<
 
 // A tile group of no row tiles.
 func.func @group_rows_zero(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
-  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2 and optionally an integer splits and group_rows >= 1, got {group_rows = 0 : i64, schedule = "cooperative", stages = 4 : i64}}}
+  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2, and optionally integer splits, integer consumers and group_rows >= 1, got {group_rows = 0 : i64, schedule = "cooperative", stages = 4 : i64}}}
   %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 4 : i64, group_rows = 0 : i64}} : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
+  ^bb0(%acc: tensor<?x128xf32>):
+    coda.yield %acc : tensor<?x128xf32>
+  }
+  return %y : tensor<?x128xbf16>
+}
+
+// -----
+
+// Three consumer warpgroups take 384-row tiles, whose A box only a weight
+// gradient loads (as 64-column boxes): TMA's boxes have at most 256 rows.
+func.func @three_consumers_over_tokens(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
+  // expected-error @+1 {{coda.plan consumers = 3; the generator's CTAs have 2 consumer warpgroups here (3 only in the cooperative schedule of a weight gradient, a_layout = "km")}}
+  %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 3 : i64, consumers = 3 : i64}} : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
+  ^bb0(%acc: tensor<?x128xf32>):
+    coda.yield %acc : tensor<?x128xf32>
+  }
+  return %y : tensor<?x128xbf16>
+}
+
+// -----
+
+func.func @three_consumers_pingpong(%dy: tensor<?x256xbf16>, %x: tensor<?x128xbf16>) -> tensor<256x128xbf16> {
+  // expected-error @+1 {{coda.plan consumers = 3; the generator's CTAs have 2 consumer warpgroups here (3 only in the cooperative schedule of a weight gradient, a_layout = "km")}}
+  %dw = coda.gemm %dy, [%x] {a_layout = "km", b_layout = "kn", coda.plan = {schedule = "pingpong", stages = 4 : i64, consumers = 3 : i64}} : (tensor<?x256xbf16>, tensor<?x128xbf16>) -> tensor<256x128xbf16> {
+  ^bb0(%acc: tensor<256x128xf32>):
+    coda.yield %acc : tensor<256x128xf32>
+  }
+  return %dw : tensor<256x128xbf16>
+}
+
+// -----
+
+func.func @four_consumers(%dy: tensor<?x256xbf16>, %x: tensor<?x128xbf16>) -> tensor<256x128xbf16> {
+  // expected-error @+1 {{coda.plan consumers = 4; the generator's CTAs have 2 or 3 consumer warpgroups here (3 only in the cooperative schedule of a weight gradient, a_layout = "km")}}
+  %dw = coda.gemm %dy, [%x] {a_layout = "km", b_layout = "kn", coda.plan = {schedule = "cooperative", stages = 3 : i64, consumers = 4 : i64}} : (tensor<?x256xbf16>, tensor<?x128xbf16>) -> tensor<256x128xbf16> {
+  ^bb0(%acc: tensor<256x128xf32>):
+    coda.yield %acc : tensor<256x128xf32>
+  }
+  return %dw : tensor<256x128xbf16>
+}
+
+// -----
+
+// Three consumers' ring steps are 64 KiB: four do not fit.
+func.func @three_consumers_four_stages(%dy: tensor<?x256xbf16>, %x: tensor<?x128xbf16>) -> tensor<256x128xbf16> {
+  // expected-error @+1 {{a ring of 4 stages of 64 KiB needs 257 KiB of shared memory; a CTA has 227 KiB}}
+  %dw = coda.gemm %dy, [%x] {a_layout = "km", b_layout = "kn", coda.plan = {schedule = "cooperative", stages = 4 : i64, consumers = 3 : i64}} : (tensor<?x256xbf16>, tensor<?x128xbf16>) -> tensor<256x128xbf16> {
+  ^bb0(%acc: tensor<256x128xf32>):
+    coda.yield %acc : tensor<256x128xf32>
+  }
+  return %dw : tensor<256x128xbf16>
+}
+
+// -----
+
+func.func @consumers_name(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
+  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2, and optionally integer splits, integer consumers and group_rows >= 1, got {consumers = "three", schedule = "cooperative", stages = 4 : i64}}}
+  %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 4 : i64, consumers = "three"}} : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
   ^bb0(%acc: tensor<?x128xf32>):
     coda.yield %acc : tensor<?x128xf32>
   }
