@@ -186,9 +186,9 @@ struct ConvertCodaToGPUPass
           auto fixed = readPlanAttr(gemm);
           FailureOr<GemmKernelPlan> plan = failure();
           if (succeeded(fixed))
-            plan = planGemmKernel(
-                gemm, fixed->value_or(GemmPlanChoice{*gemmSchedule, stages,
-                                                     std::nullopt, groupRows}));
+            plan = planGemmKernel(gemm, fixed->value_or(GemmPlanChoice{
+                                            *gemmSchedule, stages, std::nullopt,
+                                            groupRows, std::nullopt}));
           supported &= succeeded(plan);
           if (succeeded(plan))
             plans[op] = std::move(*plan);

@@ -441,6 +441,79 @@ static LogicalResult planSplits(GemmOp gemm, std::optional<int64_t> pinned,
   return success();
 }
 
+/// Lets the kernel's launches take 128 x 256 tiles (`pinned`, or wherever
+/// it can): a cooperative GEMM over the rows (not a weight gradient, whose
+/// tiles are its weights' rows) with one B box per slab, one
+/// epilogue range (the two 128-column halves of a wide tile run the same
+/// copy), an output width that is a multiple of 256 (no half of a tile past
+/// it), weights and accumulator shifts on 256-column boundaries, weights
+/// read K-major where the last row tile splits, and no maximum or
+/// log-sum-exp partial. The last two kinds spilled: the second B boxes of a
+/// split kernel's MN-major weights (two TMA boxes each) in the producer, and
+/// a second pass over every accumulator beside the wide tile's columns.
+/// Unpinned, a static row count widens only where wide tiles take fewer
+/// rounds of kPlannedMultiprocessors at it.
+static LogicalResult planWideTiles(GemmOp gemm, std::optional<bool> pinned,
+                                   GemmKernelPlan &plan) {
+  std::string reason;
+  llvm::raw_string_ostream os(reason);
+  if (plan.schedule != GemmSchedule::Cooperative)
+    os << "the cooperative schedule, got \""
+       << stringifyGemmSchedule(plan.schedule) << "\"";
+  else if (plan.reducesRows)
+    os << "a GEMM whose output rows are its rows (a_layout = \"mk\"), got a "
+          "weight gradient";
+  else if (plan.boxes != 1)
+    os << "one weight box per tile, got " << plan.boxes
+       << " (the epilogue reads the accumulator at " << plan.boxes
+       << " column shifts)";
+  else if (plan.ranges.size() != 1)
+    os << "one epilogue over the output, got " << plan.ranges.size()
+       << " column ranges where concat pieces meet";
+  else if (plan.width % (2 * kTileN) != 0)
+    os << "an output width that is a multiple of " << 2 * kTileN << ", got "
+       << plan.width;
+  else if (llvm::any_of(
+               plan.ranges.front().bases,
+               [](int64_t base) { return base % (2 * kTileN) != 0; }) ||
+           llvm::any_of(plan.weightStarts, [](int64_t start) {
+             return start % (2 * kTileN) != 0;
+           }))
+    os << "weights and accumulator shifts on " << 2 * kTileN
+       << "-column boundaries (a wide tile's second 128 columns are the next "
+          "128 rows of its first's weight)";
+  else if (plan.splits > 1 && plan.weightsMNMajor)
+    os << "weights read K-major where the last row tile splits, got "
+          "b_layout = \"kn\" and splits = "
+       << plan.splits
+       << " (the wide tile's second weight boxes spilled the producer)";
+  else if (llvm::any_of(
+               cast<YieldOp>(gemm.getBody().getTerminator()).getValues(),
+               [](Value value) {
+                 auto partial = value.getDefiningOp<PartialReduceOp>();
+                 return partial && (partial.getKind() == "max" ||
+                                    partial.getKind() == "lse");
+               }))
+    os << "no partial that reduces rows to a maximum or a log-sum-exp (its "
+          "second pass keeps every accumulator live)";
+  if (pinned && *pinned && !reason.empty())
+    return gemm.emitError("coda.plan wide_tiles = true needs ") << reason;
+  plan.widens = pinned.value_or(true) && reason.empty();
+  // Unpinned, a static row count widens only where wide tiles would be
+  // chosen at it.
+  int64_t rows =
+      cast<RankedTensorType>(gemm.getA().front().getType()).getDimSize(0);
+  if (plan.widens && !pinned && !ShapedType::isDynamic(rows)) {
+    auto rounds = [&](int64_t tileRows, int64_t columnTiles) {
+      return llvm::divideCeil(llvm::divideCeil(rows, tileRows) * columnTiles,
+                              kPlannedMultiprocessors);
+    };
+    plan.widens = rounds(plan.tileM() / 2, plan.nTiles() / 2) <
+                  rounds(plan.tileM(), plan.nTiles());
+  }
+  return success();
+}
+
 /// Whether an epilogue warpgroup pays for its hand-off: the epilogue
 /// computes more than the accumulator's store, and reads no 16-bit [M, W]
 /// tile (with one, the warpgroup loads it by TMA, but its epilogue over
@@ -595,7 +668,8 @@ mlir::coda::planGemmKernel(GemmOp gemm, const GemmPlanChoice &choice) {
            << " KiB";
   if (!plan.hasEpilogueWarpgroup())
     planBoxInputs(gemm, cutWalk, plan);
-  if (failed(planSplits(gemm, choice.splits, plan)))
+  if (failed(planSplits(gemm, choice.splits, plan)) ||
+      failed(planWideTiles(gemm, choice.wideTiles, plan)))
     return failure();
   // The epilogue warpgroup stores its results from registers: the hand-off
   // buffer takes the room staging would.
@@ -640,6 +714,7 @@ DictionaryAttr mlir::coda::getPlanAttr(MLIRContext *context,
                      b.getStringAttr(stringifyGemmSchedule(plan.schedule))),
       b.getNamedAttr("splits", b.getI64IntegerAttr(plan.splits)),
       b.getNamedAttr("stages", b.getI64IntegerAttr(plan.stages)),
+      b.getNamedAttr("wide_tiles", b.getBoolAttr(plan.widens)),
   });
 }
 
@@ -652,6 +727,7 @@ FailureOr<std::optional<GemmPlanChoice>> mlir::coda::readPlanAttr(GemmOp gemm) {
   auto stages = plan ? plan.getAs<IntegerAttr>("stages") : IntegerAttr();
   Attribute splits = plan ? plan.get("splits") : Attribute();
   Attribute groupRows = plan ? plan.get("group_rows") : Attribute();
+  Attribute wideTiles = plan ? plan.get("wide_tiles") : Attribute();
   std::optional<GemmSchedule> parsed =
       schedule ? parseGemmSchedule(schedule.getValue()) : std::nullopt;
   auto isCount = [](Attribute value) {
@@ -660,17 +736,21 @@ FailureOr<std::optional<GemmPlanChoice>> mlir::coda::readPlanAttr(GemmOp gemm) {
   };
   if (!parsed || !stages || stages.getInt() < 2 ||
       (splits && !isa<IntegerAttr>(splits)) ||
-      (groupRows && !isCount(groupRows)))
+      (groupRows && !isCount(groupRows)) ||
+      (wideTiles && !isa<BoolAttr>(wideTiles)))
     return gemm.emitError("coda.plan must be a dictionary with schedule = "
                           "\"cooperative\", \"pingpong\" or "
                           "\"epilogue-warpgroup\", stages >= 2 and "
-                          "optionally an integer splits and group_rows >= 1, "
-                          "got ")
+                          "optionally an integer splits, group_rows >= 1 and "
+                          "a boolean wide_tiles, got ")
            << attr;
-  GemmPlanChoice choice{*parsed, stages.getInt(), std::nullopt};
+  GemmPlanChoice choice{*parsed, stages.getInt(), std::nullopt,
+                        kDefaultGroupRows, std::nullopt};
   if (splits)
     choice.splits = cast<IntegerAttr>(splits).getInt();
   if (groupRows)
     choice.groupRows = cast<IntegerAttr>(groupRows).getInt();
+  if (wideTiles)
+    choice.wideTiles = cast<BoolAttr>(wideTiles).getValue();
   return std::optional(choice);
 }

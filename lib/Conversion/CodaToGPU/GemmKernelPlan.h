@@ -112,6 +112,9 @@ struct GemmPlanChoice {
   std::optional<int64_t> splits;
   /// Row tiles per group of the tile order.
   int64_t groupRows = kDefaultGroupRows;
+  /// Whether launches may take 128 x 256 tiles; none: where the kernel
+  /// can (planWideTiles).
+  std::optional<bool> wideTiles;
 };
 
 /// The static shape of one GEMM kernel. The grid is persistent: each CTA
@@ -174,6 +177,12 @@ struct GemmKernelPlan {
   /// sweep the column tiles over the group's rows together, so that they
   /// share its A rows and each column tile's weight boxes in L2.
   int64_t groupRows = kDefaultGroupRows;
+  /// Whether a launch may take its tiles as 128 rows by 256 columns, each
+  /// consumer's two m64 slabs side by side (TileShape), where those fill
+  /// fewer rounds of its grid than 256 x 128 tiles (bench/NOTES.md §92). A
+  /// wide tile's A is two 64-row boxes and its first B box sits in the
+  /// second half of the slot's A box; the second follows in the B box.
+  bool widens = false;
 
   /// Consumer warpgroups per tile, and the rows of a tile.
   int64_t consumersPerTile() const {
