@@ -180,8 +180,8 @@ struct GemmKernelPlan {
   /// Whether a launch may take its tiles as 128 rows by 256 columns, each
   /// consumer's two m64 slabs side by side (TileShape), where those fill
   /// fewer rounds of its grid than 256 x 128 tiles (bench/NOTES.md §92). A
-  /// wide tile's A is two 64-row boxes and its first B box sits in the
-  /// second half of the slot's A box; the second follows in the B box.
+  /// wide tile's A is two 64-row boxes in the first half of the slot's A
+  /// box, its second 128 columns' B box in the second half.
   bool widens = false;
 
   /// Consumer warpgroups per tile, and the rows of a tile.
