@@ -256,9 +256,10 @@ def CodaPlanKernelsPass : Pass<"coda-plan-kernels", "::mlir::ModuleOp"> {
       consumer's two m64 slabs side by side) where they fill fewer rounds
       of its grid than 256 x 128 tiles: 4097 rows by 2048 columns are 272
       tiles of 256 x 128 (3 rounds of 132 SMs, the third of one-row tiles)
-      and 264 of 128 x 256 (2 rounds). Set for cooperative GEMMs over the
-      rows with one weight box, one epilogue range, an output width that is
-      a multiple of 256 and weights on 256-column boundaries, except where
+      and 264 of 128 x 256 (2 rounds). Set for GEMMs over the rows with two
+      consumers per tile (cooperative or with an epilogue warpgroup), one
+      weight box, an output width that is a multiple of 256, and concat
+      pieces and weights on 256-column boundaries, except where
       the last row tile splits with weights read MN-major or a partial
       reduces rows to a maximum or log-sum-exp (both spilled), and for a
       static row count only where wide tiles win at it (`bench/NOTES.md`

@@ -223,13 +223,14 @@ private:
   /// The epilogue warpgroup: per tile, per consumer, reads the hand-off
   /// buffer into registers, frees it, and runs the epilogue on them.
   void buildEpilogueWarpgroup();
-  /// The epilogue warpgroup's side of a slab of `consumer`'s rows (fill
-  /// number `fill` of its input buffer): its first thread loads the slab's
-  /// boxes of every input of plan.boxInputs, and the warpgroup waits for
-  /// them. Returns where each input's boxes sit.
+  /// The epilogue warpgroup's side of a slab of `consumer`'s rows in a tile
+  /// of `shape` (fill number `fill` of its input buffer): its first thread
+  /// loads the slab's boxes of every input of plan.boxInputs, and the
+  /// warpgroup waits for them. Returns where each input's boxes sit.
   SmallVector<std::optional<InputBoxes>>
-  loadEpilogueInputs(Value m0, Value n0, Value consumer, int64_t slab,
-                     Value fill, Value leader, Value rowInSlab, Value quad);
+  loadEpilogueInputs(Value m0, Value n0, const TileShape &shape, Value consumer,
+                     int64_t slab, Value fill, Value leader, Value rowInSlab,
+                     Value quad);
   /// The thread's index in its warpgroup, its lane, and its upper row in
   /// each m64 slab of wgmma's fragment.
   struct FragmentThread {
@@ -1206,16 +1207,16 @@ void GemmKernelBuilder::handOff(Value consumer, Value thread, Value local,
                                   handOffFull, consumer);
 }
 
-SmallVector<std::optional<InputBoxes>>
-GemmKernelBuilder::loadEpilogueInputs(Value m0, Value n0, Value consumer,
-                                      int64_t slab, Value fill, Value leader,
-                                      Value rowInSlab, Value quad) {
-  Value row = arith::AddIOp::create(
-      b, loc, m0,
+SmallVector<std::optional<InputBoxes>> GemmKernelBuilder::loadEpilogueInputs(
+    Value m0, Value n0, const TileShape &shape, Value consumer, int64_t slab,
+    Value fill, Value leader, Value rowInSlab, Value quad) {
+  Value row = shape.slabRow(
+      b, loc,
       arith::AddIOp::create(
-          b, loc,
-          arith::MulIOp::create(b, loc, consumer, index(plan.slabs * 64)),
-          index(slab * 64)));
+          b, loc, m0,
+          arith::MulIOp::create(b, loc, consumer, shape.consumerRows)),
+      slab);
+  Value column = shape.slabColumn(b, loc, n0, slab);
   SmallVector<std::optional<InputBoxes>> boxes(inputMaps.size());
   SmallVector<std::pair<Value, Value>> loads;
   int64_t offset = plan.epilogueInputOffset();
@@ -1233,7 +1234,7 @@ GemmKernelBuilder::loadEpilogueInputs(Value m0, Value n0, Value consumer,
                                             index(plan.epilogueInputBytes()),
                                             index(0), Value());
     for (auto [map, at] : loads)
-      loadInputSlab(map, n0, row, at, index(0), epilogueInputFull);
+      loadInputSlab(map, column, row, at, index(0), epilogueInputFull);
     scf::YieldOp::create(b, loc);
   });
   waitParity(epilogueInputFull, index(0), fill);
@@ -1283,12 +1284,13 @@ void GemmKernelBuilder::buildEpilogueWarpgroup() {
                   consumer);
 
               EpilogueFrame frame;
+              frame.shape = schedule->shapeOf();
               frame.rowBase = arith::AddIOp::create(
                   b, loc,
                   arith::AddIOp::create(
                       b, loc, m0,
                       arith::MulIOp::create(b, loc, consumer,
-                                            index(plan.slabs * 64))),
+                                            frame.shape.consumerRows)),
                   rowInSlab);
               frame.n0 = n0;
               frame.lane = lane;
@@ -1296,7 +1298,6 @@ void GemmKernelBuilder::buildEpilogueWarpgroup() {
               frame.rows = rows;
               frame.inputs = inputs;
               frame.outputs = outputs;
-              frame.shape = unit.shape;
               frame.rowInputs = loadRowInputs(b, loc, gemm, plan, frame.shape,
                                               frame.rowBase, rows, inputs);
               frame.staging.maps = resultMaps;
@@ -1315,7 +1316,7 @@ void GemmKernelBuilder::buildEpilogueWarpgroup() {
                     index(plan.slabs));
                 frame.enterSlab = [&, leader, fills](int64_t slab) {
                   return loadEpilogueInputs(
-                      m0, n0, consumer, slab,
+                      m0, n0, frame.shape, consumer, slab,
                       arith::AddIOp::create(b, loc, fills, index(slab)), leader,
                       rowInSlab, quad);
                 };

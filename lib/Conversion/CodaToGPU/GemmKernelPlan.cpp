@@ -442,11 +442,12 @@ static LogicalResult planSplits(GemmOp gemm, std::optional<int64_t> pinned,
 }
 
 /// Lets the kernel's launches take 128 x 256 tiles (`pinned`, or wherever
-/// it can): a cooperative GEMM over the rows (not a weight gradient, whose
-/// tiles are its weights' rows) with one B box per slab, one
-/// epilogue range (the two 128-column halves of a wide tile run the same
-/// copy), an output width that is a multiple of 256 (no half of a tile past
-/// it), weights and accumulator shifts on 256-column boundaries, weights
+/// it can): a GEMM over the rows (not a weight gradient, whose tiles are
+/// its weights' rows) of two consumers per tile (cooperative, or with an
+/// epilogue warpgroup) with one B box per slab, an output width that is a
+/// multiple of 256 (no half of a tile past it), concat pieces, weights and
+/// accumulator shifts on 256-column boundaries (both halves of a wide tile
+/// in one epilogue range and one weight), weights
 /// read K-major where the last row tile splits, and no maximum or
 /// log-sum-exp partial. The last two kinds spilled: the second B boxes of a
 /// split kernel's MN-major weights (two TMA boxes each) in the producer, and
@@ -457,9 +458,12 @@ static LogicalResult planWideTiles(GemmOp gemm, std::optional<bool> pinned,
                                    GemmKernelPlan &plan) {
   std::string reason;
   llvm::raw_string_ostream os(reason);
-  if (plan.schedule != GemmSchedule::Cooperative)
-    os << "the cooperative schedule, got \""
-       << stringifyGemmSchedule(plan.schedule) << "\"";
+  auto offBoundary = [](int64_t column) { return column % (2 * kTileN) != 0; };
+  auto cut = llvm::find_if(plan.ranges, [&](const EpilogueRange &range) {
+    return offBoundary(range.start);
+  });
+  if (plan.schedule == GemmSchedule::PingPong)
+    os << "two consumers per tile, got \"pingpong\"";
   else if (plan.reducesRows)
     os << "a GEMM whose output rows are its rows (a_layout = \"mk\"), got a "
           "weight gradient";
@@ -467,18 +471,19 @@ static LogicalResult planWideTiles(GemmOp gemm, std::optional<bool> pinned,
     os << "one weight box per tile, got " << plan.boxes
        << " (the epilogue reads the accumulator at " << plan.boxes
        << " column shifts)";
-  else if (plan.ranges.size() != 1)
-    os << "one epilogue over the output, got " << plan.ranges.size()
-       << " column ranges where concat pieces meet";
   else if (plan.width % (2 * kTileN) != 0)
     os << "an output width that is a multiple of " << 2 * kTileN << ", got "
        << plan.width;
-  else if (llvm::any_of(
-               plan.ranges.front().bases,
-               [](int64_t base) { return base % (2 * kTileN) != 0; }) ||
-           llvm::any_of(plan.weightStarts, [](int64_t start) {
-             return start % (2 * kTileN) != 0;
-           }))
+  else if (cut != plan.ranges.end())
+    os << "concat pieces that meet on " << 2 * kTileN
+       << "-column boundaries (both halves of a wide tile run one range's "
+          "epilogue), got a cut at column "
+       << cut->start;
+  else if (llvm::any_of(plan.ranges,
+                        [&](const EpilogueRange &range) {
+                          return llvm::any_of(range.bases, offBoundary);
+                        }) ||
+           llvm::any_of(plan.weightStarts, offBoundary))
     os << "weights and accumulator shifts on " << 2 * kTileN
        << "-column boundaries (a wide tile's second 128 columns are the next "
           "128 rows of its first's weight)";

@@ -77,3 +77,28 @@ func.func @pinned_off(%a: tensor<?x64xbf16>, %b: tensor<512x64xbf16>) -> tensor<
   }
   return %y : tensor<?x512xbf16>
 }
+
+// -----
+
+// With an epilogue warpgroup, and concat pieces that meet on a 256-column
+// boundary: both halves of a wide tile run one range's epilogue, which the
+// epilogue warpgroup runs for each consumer's one slab of rows.
+// PLAN-LABEL: func.func @epilogue_warpgroup
+//       PLAN:   schedule = "epilogue-warpgroup", {{.*}}wide_tiles = true
+// CHECK-LABEL: gpu.func @epilogue_warpgroup_gemm0
+//       CHECK:   nvgpu.tma.async.load {{.*}}predicate =
+//       CHECK:   nvvm.setmaxregister  increase 160
+//       CHECK:   nvvm.setmaxregister  increase 160
+//       CHECK:   llvm.inline_asm has_side_effects "mov.b32 $0, $1;", "=r,r"
+//       CHECK:   gpu.return
+func.func @epilogue_warpgroup(%a: tensor<?x64xbf16>, %b: tensor<512x64xbf16>) -> tensor<?x512xbf16> {
+  %y = coda.gemm %a, [%b] {coda.plan = {schedule = "epilogue-warpgroup", stages = 4 : i64}} : (tensor<?x64xbf16>, tensor<512x64xbf16>) -> tensor<?x512xbf16> {
+  ^bb0(%acc: tensor<?x512xf32>):
+    %l = coda.slice %acc {offset = 0 : i64, size = 256 : i64} : (tensor<?x512xf32>) -> tensor<?x256xf32>
+    %r = coda.slice %acc {offset = 256 : i64, size = 256 : i64} : (tensor<?x512xf32>) -> tensor<?x256xf32>
+    %s = coda.silu %r : (tensor<?x256xf32>) -> tensor<?x256xf32>
+    %c = coda.concat %l, %s : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x512xf32>
+    coda.yield %c : tensor<?x512xf32>
+  }
+  return %y : tensor<?x512xbf16>
+}

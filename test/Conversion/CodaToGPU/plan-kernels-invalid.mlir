@@ -163,7 +163,7 @@ func.func @wide_tiles_name(%a: tensor<?x64xbf16>, %b: tensor<256x64xbf16>) -> te
 
 // Wide tiles pinned where a launch cannot take them: each reason.
 func.func @wide_pingpong(%a: tensor<?x64xbf16>, %b: tensor<256x64xbf16>) -> tensor<?x256xbf16> {
-  // expected-error @+1 {{coda.plan wide_tiles = true needs the cooperative schedule, got "pingpong"}}
+  // expected-error @+1 {{coda.plan wide_tiles = true needs two consumers per tile, got "pingpong"}}
   %y = coda.gemm %a, [%b] {coda.plan = {schedule = "pingpong", stages = 4 : i64, wide_tiles = true}} : (tensor<?x64xbf16>, tensor<256x64xbf16>) -> tensor<?x256xbf16> {
   ^bb0(%acc: tensor<?x256xf32>):
     coda.yield %acc : tensor<?x256xf32>
@@ -199,13 +199,13 @@ func.func @wide_two_boxes(%h: tensor<?x64xbf16>, %wg: tensor<256x64xbf16>, %wu: 
 // -----
 
 func.func @wide_ranges(%a: tensor<?x64xbf16>, %b: tensor<512x64xbf16>) -> tensor<?x512xbf16> {
-  // expected-error @+1 {{coda.plan wide_tiles = true needs one epilogue over the output, got 2 column ranges where concat pieces meet}}
+  // expected-error @+1 {{coda.plan wide_tiles = true needs concat pieces that meet on 256-column boundaries (both halves of a wide tile run one range's epilogue), got a cut at column 384}}
   %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 4 : i64, wide_tiles = true}} : (tensor<?x64xbf16>, tensor<512x64xbf16>) -> tensor<?x512xbf16> {
   ^bb0(%acc: tensor<?x512xf32>):
-    %l = coda.slice %acc {offset = 0 : i64, size = 256 : i64} : (tensor<?x512xf32>) -> tensor<?x256xf32>
-    %r = coda.slice %acc {offset = 256 : i64, size = 256 : i64} : (tensor<?x512xf32>) -> tensor<?x256xf32>
-    %s = coda.silu %r : (tensor<?x256xf32>) -> tensor<?x256xf32>
-    %c = coda.concat %l, %s : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x512xf32>
+    %l = coda.slice %acc {offset = 0 : i64, size = 384 : i64} : (tensor<?x512xf32>) -> tensor<?x384xf32>
+    %r = coda.slice %acc {offset = 384 : i64, size = 128 : i64} : (tensor<?x512xf32>) -> tensor<?x128xf32>
+    %s = coda.silu %r : (tensor<?x128xf32>) -> tensor<?x128xf32>
+    %c = coda.concat %l, %s : (tensor<?x384xf32>, tensor<?x128xf32>) -> tensor<?x512xf32>
     coda.yield %c : tensor<?x512xf32>
   }
   return %y : tensor<?x512xbf16>

@@ -16,7 +16,7 @@
 //       AUTO:   schedule = "cooperative"
 //       AUTO:   schedule = "cooperative"
 //       AUTO:   schedule = "cooperative"
-//       AUTO:   coda.plan = {boxes = 1 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "epilogue-warpgroup", splits = 1 : i64, stages = 4 : i64, wide_tiles = false}
+//       AUTO:   coda.plan = {boxes = 1 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "epilogue-warpgroup", splits = 1 : i64, stages = 4 : i64, wide_tiles = true}
 // AUTO-LABEL: func.func @qkv_wgrad
 //       AUTO:   schedule = "cooperative"
 // AUTO-LABEL: func.func @bias_gelu
