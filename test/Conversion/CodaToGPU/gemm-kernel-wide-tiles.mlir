@@ -13,6 +13,9 @@
 
 // PLAN-LABEL: func.func @rows_unknown
 //       PLAN:   wide_tiles = true
+// The launch plan notes it; the grid is the same.
+// CHECK-LABEL: func.func @rows_unknown
+//       CHECK:   coda.launch = {{{.*}}tiles_n = 4 : i64, wide_tiles = true}
 // CHECK-LABEL: gpu.func @rows_unknown_gemm0
 //       CHECK:   arith.cmpi ult
 //       CHECK:   llvm.inline_asm has_side_effects "mov.b32 $0, $1;", "=r,r"
@@ -50,6 +53,8 @@ func.func @rows_4097(%a: tensor<4097x64xbf16>, %b: tensor<2048x64xbf16>) -> tens
 
 // PLAN-LABEL: func.func @rows_300
 //       PLAN:   wide_tiles = false
+// CHECK-LABEL: func.func @rows_300
+//   CHECK-NOT:   wide_tiles = true
 // CHECK-LABEL: gpu.func @rows_300_gemm0
 //   CHECK-NOT:   llvm.inline_asm
 //   CHECK-NOT:   nvgpu.tma.async.load {{.*}}predicate =
