@@ -86,10 +86,14 @@ for function in functions:
         if k.get("splits", 1) > 1:
             what = "rows" if k["rows"] > 0 else "last row tile"
             split = f", {what} split up to {k['splits']}x"
+        # Half the rows by twice the columns where that takes fewer rounds.
+        wide = ""
+        if k.get("wide_tiles"):
+            wide = f", {rows // 2}-row x {k['tiles_n'] // 2} where fewer rounds"
         # Launched while the kernel before it finishes (it waits for it).
         dependent = ", dependent launch" if k.get("dependent_launch") else ""
         print(f"  {k['name']:<16} {k['block']} threads, {rows}-row x "
-              f"{k['tiles_n']} tiles ({grid}{split}{dependent}), "
+              f"{k['tiles_n']} tiles ({grid}{split}{wide}{dependent}), "
               f"{k['shared_bytes'] // 1024} KiB shared")
 PLAN
   echo "PTX and launch plans in $build/example/"

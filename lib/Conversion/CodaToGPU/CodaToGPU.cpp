@@ -131,6 +131,11 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
     add("splits", plan.splits);
     add("scratch_bytes", plan.scratchBytes());
   }
+  // A launch may take its tiles as half the rows by twice the columns; the
+  // grid is the same (a note for readers of the plan, not the runtime's).
+  if (plan.widens)
+    fields.push_back(
+        builder.getNamedAttr("wide_tiles", builder.getBoolAttr(true)));
   return builder.getDictionaryAttr(fields);
 }
 
@@ -186,9 +191,9 @@ struct ConvertCodaToGPUPass
           auto fixed = readPlanAttr(gemm);
           FailureOr<GemmKernelPlan> plan = failure();
           if (succeeded(fixed))
-            plan = planGemmKernel(
-                gemm, fixed->value_or(GemmPlanChoice{*gemmSchedule, stages,
-                                                     std::nullopt, groupRows}));
+            plan = planGemmKernel(gemm, fixed->value_or(GemmPlanChoice{
+                                            *gemmSchedule, stages, std::nullopt,
+                                            groupRows, std::nullopt}));
           supported &= succeeded(plan);
           if (succeeded(plan))
             plans[op] = std::move(*plan);

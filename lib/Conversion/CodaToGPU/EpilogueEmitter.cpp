@@ -24,6 +24,7 @@
 #include "EpilogueEmitter.h"
 
 #include "ApproximateTanh.h"
+#include "KernelFunction.h"
 #include "LaneSums.h"
 #include "VectorAccess.h"
 #include "coda/Dialect/Coda/Utils/ScalarMath.h"
@@ -54,11 +55,13 @@ namespace {
 /// offset), memoized, and the input loads they need.
 class RowEvaluator {
 public:
+  /// The evaluator of the thread's row `half` of slab `slab`, output row
+  /// `row`, in the slab's columns from `n0`.
   RowEvaluator(OpBuilder &b, Location loc, GemmOp gemm,
                const EpilogueFrame &frame, const EpilogueRange &range,
-               int64_t slab, int64_t half, Value row)
+               int64_t slab, int64_t half, Value row, Value n0)
       : b(b), loc(loc), gemm(gemm), frame(frame), range(range), slab(slab),
-        half(half), row(row) {
+        half(half), row(row), n0(n0) {
     Value last = arith::SubIOp::create(b, loc, frame.rows, index(1));
     loadRow = arith::MinUIOp::create(b, loc, row, last);
   }
@@ -86,8 +89,7 @@ private:
     return arith::AddIOp::create(
         b, loc,
         arith::AddIOp::create(
-            b, loc, frame.n0,
-            arith::MulIOp::create(b, loc, frame.quad, index(2))),
+            b, loc, n0, arith::MulIOp::create(b, loc, frame.quad, index(2))),
         index(offset));
   }
   /// Input `input` at column n0 + 2·quad + `offset` (even), memoized.
@@ -108,7 +110,7 @@ private:
   const EpilogueFrame &frame;
   const EpilogueRange &range;
   int64_t slab, half;
-  Value row, loadRow;
+  Value row, n0, loadRow;
   ArrayRef<std::optional<InputBoxes>> boxInputs;
   llvm::DenseMap<std::tuple<Value, int64_t, int64_t>, Value> values;
   /// How an input is read: a column pair at n0 + 2·quad + offset, a RoPE
@@ -305,19 +307,17 @@ Value RowEvaluator::at(Value value, int64_t delta, int64_t s) {
 }
 
 /// The output row of the thread's row `half` (0: upper, 1: lower) of slab
-/// `slab`: registers hold rows rowBase + 64 · slab and 8 further.
-static Value threadRow(OpBuilder &b, Location loc, Value rowBase, int64_t slab,
-                       int64_t half) {
-  return arith::AddIOp::create(
-      b, loc, rowBase,
-      arith::ConstantIndexOp::create(b, loc, 64 * slab + 8 * half));
+/// `slab`: a slab's registers hold its row from rowBase and 8 further.
+static Value threadRow(OpBuilder &b, Location loc, const TileShape &shape,
+                       Value rowBase, int64_t slab, int64_t half) {
+  return shape.slabRow(b, loc, rowBase, slab, 8 * half);
 }
 
 RowInputValues mlir::coda::loadRowInputs(OpBuilder &b, Location loc,
                                          GemmOp gemm,
                                          const GemmKernelPlan &plan,
-                                         Value rowBase, Value rows,
-                                         ValueRange inputs) {
+                                         const TileShape &shape, Value rowBase,
+                                         Value rows, ValueRange inputs) {
   RowInputValues values(gemm.getInputs().size());
   Value last = arith::SubIOp::create(b, loc, rows,
                                      arith::ConstantIndexOp::create(b, loc, 1));
@@ -325,12 +325,20 @@ RowInputValues mlir::coda::loadRowInputs(OpBuilder &b, Location loc,
     BlockArgument argument = gemm.getBody().getArgument(input + 1);
     if (!isPerRow(argument) || argument.use_empty())
       continue;
+    // Each slab's rows of a 256-row tile, whose addresses are one base and
+    // immediates; a wide tile's second slab takes its first slab's.
     for (int64_t slab = 0; slab < plan.slabs; ++slab)
       for (int64_t half = 0; half < 2; ++half) {
-        Value row = threadRow(b, loc, rowBase, slab, half);
-        values[input].push_back(loadWidened(
+        Value row = arith::AddIOp::create(
+            b, loc, rowBase,
+            arith::ConstantIndexOp::create(b, loc, 64 * slab + 8 * half));
+        Value value = loadWidened(
             b, loc, inputs[input], getElementTypeOrSelf(operand.getType()),
-            arith::MinUIOp::create(b, loc, row, last), 1)[0]);
+            arith::MinUIOp::create(b, loc, row, last), 1)[0];
+        if (slab > 0 && plan.widens)
+          value = arith::SelectOp::create(b, loc, shape.wide,
+                                          values[input][half], value);
+        values[input].push_back(value);
       }
   }
   return values;
@@ -356,6 +364,9 @@ private:
   /// values and loads) and its running partial sums.
   struct RowState {
     Value row, inside;
+    /// The slab's first output column, the thread's first column there
+    /// (n0 + 2·quad), and the slab's 128-column tile (n0 / 128).
+    Value n0, columnBase, tile;
     std::unique_ptr<RowEvaluator> evaluator;
     /// Each partial_reduce or partial_gather with its running value.
     SmallVector<std::pair<Operation *, Value>> sums;
@@ -407,7 +418,7 @@ private:
   void releaseHeldSlab();
   /// The partial reductions: the four lanes of the quad that share a row
   /// combine their sums; the quad's first lane stores the row's partial of
-  /// this tile at [row, n0 / 128].
+  /// its slab's tile at [row, n0 / 128].
   void storePartials();
 
   OpBuilder &b;
@@ -417,7 +428,7 @@ private:
   const EpilogueFrame &frame;
   YieldOp yield;
   Type f32;
-  Value zero, lowest, columnBase, tile;
+  Value zero, lowest;
   SmallVector<RowState> rowStates;
   /// Sums over the rows of a block: a warp's 16 rows of a slab, the lanes
   /// that share a quad position holding the same columns.
@@ -452,17 +463,26 @@ RangeEmitter::RangeEmitter(OpBuilder &b, Location loc, GemmOp gemm,
   zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   lowest = arith::ConstantOp::create(
       b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
-  columnBase = arith::AddIOp::create(
-      b, loc, frame.n0, arith::MulIOp::create(b, loc, frame.quad, index(2)));
-  tile = arith::DivUIOp::create(b, loc, frame.n0, index(kTileN));
-  for (int64_t slab = 0; slab < plan.slabs; ++slab)
+  Value n0, columnBase, tile;
+  for (int64_t slab = 0; slab < plan.slabs; ++slab) {
+    // A new column origin only where the slab's differs (wide tiles).
+    Value slabN0 = frame.shape.slabColumn(b, loc, frame.n0, slab);
+    if (slabN0 != n0) {
+      n0 = slabN0;
+      columnBase = arith::AddIOp::create(
+          b, loc, n0, arith::MulIOp::create(b, loc, frame.quad, index(2)));
+      tile = arith::DivUIOp::create(b, loc, n0, index(kTileN));
+    }
     for (int64_t half = 0; half < 2; ++half) {
       RowState &state = rowStates.emplace_back();
-      state.row = threadRow(b, loc, frame.rowBase, slab, half);
+      state.row = threadRow(b, loc, frame.shape, frame.rowBase, slab, half);
+      state.n0 = n0;
+      state.columnBase = columnBase;
+      state.tile = tile;
       state.inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                            state.row, frame.rows);
       state.evaluator = std::make_unique<RowEvaluator>(
-          b, loc, gemm, frame, range, slab, half, state.row);
+          b, loc, gemm, frame, range, slab, half, state.row, n0);
       for (Value value : yield.getValues()) {
         Operation *partial = value.getDefiningOp();
         if (isa_and_present<PartialReduceOp, PartialGatherOp>(partial))
@@ -470,6 +490,7 @@ RangeEmitter::RangeEmitter(OpBuilder &b, Location loc, GemmOp gemm,
               {partial, reducesToMax(partial) ? lowest : zero});
       }
     }
+  }
   for (Value value : yield.getValues())
     if (auto sums = value.getDefiningOp<PartialSumRowsOp>())
       blockSums.push_back(sums);
@@ -541,7 +562,8 @@ void RangeEmitter::storeBlockSums(RowState &upper) {
   // sums of two column pairs, 2 (lane / 4) and 2 (lane / 4) + 1, and
   // stores them.
   Value firstPairColumn = arith::AddIOp::create(
-      b, loc, columnBase, arith::MulIOp::create(b, loc, laneRow, index(2 * 8)));
+      b, loc, upper.columnBase,
+      arith::MulIOp::create(b, loc, laneRow, index(2 * 8)));
   for (auto [sums, columns] : llvm::zip_equal(blockSums, halfSums)) {
     Value output =
         frame.outputs[llvm::find(yield.getValues(), sums.getResult()) -
@@ -632,7 +654,8 @@ void RangeEmitter::emitBatch(int64_t slab, ArrayRef<int64_t> batch) {
   for (int64_t half = 0; half < 2; ++half)
     for (auto j = batch.begin(); j != batch.end(); ++j, ++pairs) {
       RowState &state = rowGroup[half];
-      Value column = arith::AddIOp::create(b, loc, columnBase, index(8 * *j));
+      Value column =
+          arith::AddIOp::create(b, loc, state.columnBase, index(8 * *j));
       // Every column is inside when the tiles end at the output's width.
       Value columnInside =
           plan.width % kTileN == 0
@@ -650,11 +673,7 @@ void RangeEmitter::emitBatch(int64_t slab, ArrayRef<int64_t> batch) {
   if (frame.pinsPartialSums)
     for (RowState &state : rowGroup)
       for (auto &[partial, sum] : state.sums)
-        sum = LLVM::InlineAsmOp::create(
-                  b, loc, sum.getType(), ValueRange{sum}, "mov.b32 $0, $1;",
-                  "=f,f", /*has_side_effects=*/true, /*is_align_stack=*/false,
-                  LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
-                  .getResult(0);
+        sum = emitOpaqueCopy(b, loc, sum);
 }
 
 void RangeEmitter::addPartialTerms(RowState &state, int64_t j, Value column,
@@ -793,7 +812,7 @@ void RangeEmitter::storePartials() {
         Value total = zero;
         for (int64_t j = 0; j < kOffsetsPerRow / 2; ++j) {
           Value column =
-              arith::AddIOp::create(b, loc, columnBase, index(8 * j));
+              arith::AddIOp::create(b, loc, state.columnBase, index(8 * j));
           Value columnInside = arith::CmpIOp::create(
               b, loc, arith::CmpIPredicate::ult, column, index(plan.width));
           for (int64_t s : {8 * j, 8 * j + 1})
@@ -826,7 +845,7 @@ void RangeEmitter::storePartials() {
         // second pass over the row's values for the squared deviations.
         Value columns = arith::MinUIOp::create(
             b, loc, index(kTileN),
-            arith::SubIOp::create(b, loc, index(plan.width), frame.n0));
+            arith::SubIOp::create(b, loc, index(plan.width), state.n0));
         Value count = arith::UIToFPOp::create(
             b, loc, f32,
             arith::IndexCastOp::create(b, loc, b.getI32Type(), columns));
@@ -842,7 +861,7 @@ void RangeEmitter::storePartials() {
         Value position = arith::AddIOp::create(
             b, loc,
             arith::MulIOp::create(b, loc, state.row, index(plan.nTiles())),
-            tile);
+            state.tile);
         LLVM::StoreOp::create(b, loc, sum,
                               getElementAddress(b, loc, output, f32, position));
         scf::YieldOp::create(b, loc);

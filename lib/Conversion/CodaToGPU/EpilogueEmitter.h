@@ -9,6 +9,7 @@
 
 #include "OutputStaging.h"
 #include "SwizzledPairs.h"
+#include "TileShape.h"
 
 #include <functional>
 #include <optional>
@@ -29,13 +30,13 @@ struct InputBoxes {
 /// and lower row of each slab); empty for the other inputs.
 using RowInputValues = SmallVector<SmallVector<Value, 4>>;
 
-/// Loads the per-row inputs of `gemm`'s epilogue at the thread's rows,
-/// `rowBase` + 64 · slab + 8 · half (clamped to the last of `rows`), from
-/// the kernel's input pointers `inputs`: issued before a tile's mainloop,
-/// their latency is spent under it.
+/// Loads the per-row inputs of `gemm`'s epilogue at the thread's rows, row
+/// 8 · half of each slab from `rowBase` in a tile of shape `shape` (clamped
+/// to the last of `rows`), from the kernel's input pointers `inputs`:
+/// issued before a tile's mainloop, their latency is spent under it.
 RowInputValues loadRowInputs(OpBuilder &builder, Location loc, GemmOp gemm,
-                             const GemmKernelPlan &plan, Value rowBase,
-                             Value rows, ValueRange inputs);
+                             const GemmKernelPlan &plan, const TileShape &shape,
+                             Value rowBase, Value rows, ValueRange inputs);
 
 /// What one consumer warpgroup's epilogue works on.
 struct EpilogueFrame {
@@ -43,6 +44,10 @@ struct EpilogueFrame {
   Value rowBase;
   /// The tile's first output column, the thread's lane, and lane % 4.
   Value n0, lane, quad;
+  /// Where the consumer's slabs lie in the tile: slab s's registers hold
+  /// the rows and columns from shape.slabRow(rowBase, s) and
+  /// shape.slabColumn(n0, s).
+  TileShape shape;
   /// The row count M (index).
   Value rows;
   /// The kernel's pointers to the epilogue inputs and to the results.

@@ -47,6 +47,16 @@
 //   buffer per consumer and TMA stores (OutputStaging) when the ring leaves
 //   room for it.
 //
+// Wide tiles (plan.widens): a launch whose 256 x 128 tiles would fill more
+// rounds of its grid than 128 x 256 tiles takes the latter (TileSchedule,
+// TileShape). Each consumer then has one m64 slab of rows at both column
+// halves: its slab s reads the tile's A rows of that consumer and B box s.
+// The producer loads A as two 64-row boxes into the first half of the
+// slot's A box, the first 128 columns' B box into the slot's B box, and,
+// predicated on the shape, the second 128 columns' into the second half of
+// the A box. Every role derives the shape where it uses it from one value
+// held across its loop. A wide launch splits nothing.
+//
 // After its setup (mbarriers, tensor-map prefetch) every thread waits for
 // the grids before this one to finish (emitGridDependencyWait), so the
 // kernel can be launched while they end; the producer lets the next grid
@@ -179,6 +189,24 @@ private:
         b, loc, index(plan.stages * plan.aBoxBytes()),
         arith::MulIOp::create(b, loc, boxIndex, index(plan.bBoxBytes())));
   }
+  /// B box `box` of a wide tile's second 128 columns in `slot`: in the
+  /// second half of the slot's A box, whose first half holds the tile's two
+  /// m64 slabs of A.
+  Value secondColumnsOffset(Value slot, int64_t box) {
+    return arith::AddIOp::create(
+        b, loc, aOffset(slot),
+        index(plan.aBoxBytes() / 2 + box * plan.bBoxBytes()));
+  }
+  /// The B box that slab `slab`'s accumulators of box `box` read in
+  /// `slot`, in tiles of `shape`: the slot's, but a wide tile's second slab
+  /// reads its second 128 columns' (secondColumnsOffset).
+  Value weightBoxOffset(Value slot, int64_t slab, int64_t box,
+                        const TileShape &shape) {
+    if (slab == 0 || !plan.widens)
+      return bOffset(slot, box);
+    return arith::SelectOp::create(
+        b, loc, shape.wide, secondColumnsOffset(slot, box), bOffset(slot, box));
+  }
   Value view(Value byteOffset, int64_t rows, Type element = {});
   /// The shared-memory matrix descriptor of the box at `byteOffset`:
   /// K-major, 128-byte swizzle, 1024 bytes between 8-row groups.
@@ -201,13 +229,14 @@ private:
   /// The epilogue warpgroup: per tile, per consumer, reads the hand-off
   /// buffer into registers, frees it, and runs the epilogue on them.
   void buildEpilogueWarpgroup();
-  /// The epilogue warpgroup's side of a slab of `consumer`'s rows (fill
-  /// number `fill` of its input buffer): its first thread loads the slab's
-  /// boxes of every input of plan.boxInputs, and the warpgroup waits for
-  /// them. Returns where each input's boxes sit.
+  /// The epilogue warpgroup's side of a slab of `consumer`'s rows in a tile
+  /// of `shape` (fill number `fill` of its input buffer): its first thread
+  /// loads the slab's boxes of every input of plan.boxInputs, and the
+  /// warpgroup waits for them. Returns where each input's boxes sit.
   SmallVector<std::optional<InputBoxes>>
-  loadEpilogueInputs(Value m0, Value n0, Value consumer, int64_t slab,
-                     Value fill, Value leader, Value rowInSlab, Value quad);
+  loadEpilogueInputs(Value m0, Value n0, const TileShape &shape, Value consumer,
+                     int64_t slab, Value fill, Value leader, Value rowInSlab,
+                     Value quad);
   /// The thread's index in its warpgroup, its lane, and its upper row in
   /// each m64 slab of wgmma's fragment.
   struct FragmentThread {
@@ -225,8 +254,8 @@ private:
   /// shared memory, counted on barrier `slot` of `barriers` (the ring's
   /// `full` by default).
   void loadBox(Value map, ValueRange coordinates, Value byteOffset,
-               int64_t rows, Value slot, Type element = {},
-               Value barriers = {});
+               int64_t rows, Value slot, Type element = {}, Value barriers = {},
+               Value predicate = {});
   /// The TMA loads of one consumer's m64 slab of epilogue input `map`: its
   /// 64 rows from `row` by the tile's 128 columns from `n0`, as two 64 x 64
   /// boxes from `byteOffset`, counted on barrier `slot` of `barriers` (the
@@ -237,17 +266,20 @@ private:
   /// `slot`: A's box and the B boxes of `sources`, one (map, row) per box
   /// of each product. Where `slabs` is set (plan.loadsSlabBoxes), a tile
   /// with `slabs` below its m64 slabs loads only its first `slabs` slabs of
-  /// A, one box of 64 rows each.
+  /// A, one box of 64 rows each. A wide tile (`shape`) also loads the B
+  /// boxes of its second 128 columns.
   void loadKTile(Value slot, Value kTile, Value m0, Value slabs,
-                 ArrayRef<SmallVector<std::pair<Value, Value>>> sources);
+                 ArrayRef<SmallVector<std::pair<Value, Value>>> sources,
+                 const TileShape &shape);
   /// A's part of a k-tile at column `k`, from the map at `pointer` (and,
   /// for a tile of fewer `slabs`, the 64-row map at `slabPointer`).
   void loadA(Value slot, Value k, Value m0, Value slabs, Value pointer,
              Value slabPointer);
-  /// The weights' part of a k-tile at row `k`: one (map, first row) per
-  /// B box.
-  void loadWeights(Value slot, Value k,
-                   ArrayRef<std::pair<Value, Value>> boxes);
+  /// The weights' part of a k-tile at row `k`: one (map, first row) per B
+  /// box, into the shared-memory byte offsets `offsets`; only where
+  /// `predicate` holds, if given.
+  void loadWeights(Value slot, Value k, ArrayRef<std::pair<Value, Value>> boxes,
+                   ArrayRef<Value> offsets, Value predicate = {});
   /// Slot and phase of step `g` of the ring.
   std::pair<Value, Value> ringPosition(Value g);
   /// The producer's side of step `g`: waits until its slot is empty (from
@@ -297,9 +329,10 @@ private:
   /// M: its accumulators hold no row's values, which the epilogue leaves
   /// out, and it only waits for the other k-tiles and releases them).
   /// `onIssued` runs once every wgmma is issued, before the last ones retire.
-  /// Returns the accumulators, [slab][box].
+  /// Returns the accumulators, [slab][box], of a tile of `shape`.
   SmallVector<Value> buildMainloop(Value first, Value kTiles, Value issued,
                                    Value aRows, Value lane, ValueRange carried,
+                                   const TileShape &shape,
                                    function_ref<void()> onIssued);
 
   OpBuilder &b;
@@ -517,10 +550,10 @@ std::pair<Value, Value> GemmKernelBuilder::boxSource(Value n0, int64_t box,
 
 void GemmKernelBuilder::loadBox(Value map, ValueRange coordinates,
                                 Value byteOffset, int64_t rows, Value slot,
-                                Type element, Value barriers) {
+                                Type element, Value barriers, Value predicate) {
   nvgpu::TmaAsyncLoadOp::create(b, loc, view(byteOffset, rows, element),
                                 barriers ? barriers : full, map, coordinates,
-                                slot, Value(), Value());
+                                slot, Value(), predicate);
 }
 
 void GemmKernelBuilder::loadInputSlab(Value map, Value n0, Value row,
@@ -597,13 +630,14 @@ void GemmKernelBuilder::loadA(Value slot, Value k, Value m0, Value slabs,
 }
 
 void GemmKernelBuilder::loadWeights(Value slot, Value k,
-                                    ArrayRef<std::pair<Value, Value>> boxes) {
-  for (auto [box, source] : llvm::enumerate(boxes)) {
+                                    ArrayRef<std::pair<Value, Value>> boxes,
+                                    ArrayRef<Value> offsets, Value predicate) {
+  for (auto [source, offset] : llvm::zip_equal(boxes, offsets)) {
     Value map = UnrealizedConversionCastOp::create(
                     b, loc, mapType(plan.weightMapRows()), source.first)
                     .getResult(0);
     if (!plan.weightsMNMajor) {
-      loadBox(map, {k, source.second}, bOffset(slot, box), kTileN, slot);
+      loadBox(map, {k, source.second}, offset, kTileN, slot, {}, {}, predicate);
       continue;
     }
     // A [K, N] weight: the box's 128 columns as two boxes of 64 k-rows by
@@ -613,15 +647,16 @@ void GemmKernelBuilder::loadWeights(Value slot, Value k,
           map,
           {arith::AddIOp::create(b, loc, source.second, index(half * kTileK)),
            k},
-          arith::AddIOp::create(b, loc, bOffset(slot, box),
+          arith::AddIOp::create(b, loc, offset,
                                 index(half * kMNMajorAtomBytes)),
-          kTileK, slot);
+          kTileK, slot, {}, {}, predicate);
   }
 }
 
 void GemmKernelBuilder::loadKTile(
     Value slot, Value kTile, Value m0, Value slabs,
-    ArrayRef<SmallVector<std::pair<Value, Value>>> sources) {
+    ArrayRef<SmallVector<std::pair<Value, Value>>> sources,
+    const TileShape &shape) {
   // The product the k-tile belongs to, its maps, and the k-tile within it.
   Value aPointer = aMaps.front();
   Value aSlabPointer = aSlabMaps.empty() ? Value() : aSlabMaps.front();
@@ -650,7 +685,24 @@ void GemmKernelBuilder::loadKTile(
   // K, read zeros.
   Value k = arith::MulIOp::create(b, loc, local, index(kTileK));
   loadA(slot, k, m0, slabs, aPointer, aSlabPointer);
-  loadWeights(slot, k, boxes);
+  SmallVector<Value> offsets;
+  for (int64_t box = 0; box < plan.boxes; ++box)
+    offsets.push_back(bOffset(slot, box));
+  loadWeights(slot, k, boxes, offsets);
+  if (!plan.widens)
+    return;
+  // A wide tile's second 128 columns: the next 128 rows of the same weights
+  // (the plan widens only where weights meet on 256-column boundaries),
+  // loaded where the tile is wide.
+  SmallVector<std::pair<Value, Value>> secondBoxes;
+  SmallVector<Value> secondOffsets;
+  for (auto [box, source] : llvm::enumerate(boxes)) {
+    secondBoxes.push_back(
+        {source.first,
+         arith::AddIOp::create(b, loc, source.second, index(kTileN))});
+    secondOffsets.push_back(secondColumnsOffset(slot, box));
+  }
+  loadWeights(slot, k, secondBoxes, secondOffsets, shape.wide);
 }
 
 void GemmKernelBuilder::buildProducer() {
@@ -680,6 +732,13 @@ void GemmKernelBuilder::buildProducer() {
                 arith::MulIOp::create(b, loc, slabs, index(kSwizzledBoxBytes)),
                 index(plan.stageBytes() - plan.aBoxBytes()));
           }
+          // A wide tile's second 128 columns take B boxes of their own.
+          if (plan.widens)
+            kTileBytes = arith::AddIOp::create(
+                b, loc, kTileBytes,
+                arith::SelectOp::create(b, loc, unit.shape.wide,
+                                        index(plan.boxes * plan.bBoxBytes()),
+                                        index(0)));
           SmallVector<SmallVector<std::pair<Value, Value>>> sources(
               aMaps.size());
           for (auto [product, boxes] : llvm::enumerate(sources))
@@ -691,11 +750,12 @@ void GemmKernelBuilder::buildProducer() {
                 Value g = arith::AddIOp::create(b, loc, unit.first, step);
                 Value slot = fillSlot(g, kTileBytes);
                 loadKTile(slot, arith::AddIOp::create(b, loc, kStart, step), m0,
-                          slabs, sources);
+                          slabs, sources, schedule->shapeOf());
                 scf::YieldOp::create(b, loc);
               });
           // The epilogue inputs' steps: per slab, per input, every
-          // consumer's 64 rows of it by the tile's 128 columns.
+          // consumer's 64 rows of it by the slab's 128 columns.
+          TileShape shape = schedule->shapeOf();
           int64_t step = 0;
           for (int64_t slab = 0; plan.epilogueSteps() && slab < plan.slabs;
                ++slab)
@@ -704,13 +764,16 @@ void GemmKernelBuilder::buildProducer() {
                 continue;
               Value slot =
                   fillSlot(inputStep(unit, step++), index(plan.aBoxBytes()));
-              for (int64_t consumer = 0; consumer < plan.consumers; ++consumer)
-                loadInputSlab(
-                    map, n0,
-                    arith::AddIOp::create(
-                        b, loc, m0,
-                        index(consumer * plan.slabs * 64 + slab * 64)),
-                    inputBoxOffset(slot, index(consumer), 0), slot);
+              for (int64_t consumer = 0; consumer < plan.consumers;
+                   ++consumer) {
+                Value consumerRow = b.createOrFold<arith::AddIOp>(
+                    loc, m0,
+                    b.createOrFold<arith::MulIOp>(loc, index(consumer),
+                                                  shape.consumerRows));
+                loadInputSlab(map, shape.slabColumn(b, loc, n0, slab),
+                              shape.slabRow(b, loc, consumerRow, slab),
+                              inputBoxOffset(slot, index(consumer), 0), slot);
+              }
             }
           scf::YieldOp::create(b, loc);
         });
@@ -721,10 +784,9 @@ void GemmKernelBuilder::buildProducer() {
   });
 }
 
-SmallVector<Value>
-GemmKernelBuilder::buildMainloop(Value first, Value kTiles, Value issued,
-                                 Value aRows, Value lane, ValueRange carried,
-                                 function_ref<void()> onIssued) {
+SmallVector<Value> GemmKernelBuilder::buildMainloop(
+    Value first, Value kTiles, Value issued, Value aRows, Value lane,
+    ValueRange carried, const TileShape &shape, function_ref<void()> onIssued) {
   MLIRContext *context = b.getContext();
   auto wgmmaType =
       elementType.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
@@ -746,11 +808,27 @@ GemmKernelBuilder::buildMainloop(Value first, Value kTiles, Value issued,
     Value aStart = arith::AddIOp::create(b, loc, aOffset(slot), aRows);
     Value descA = plan.reducesRows ? mnMajorDescriptor(aStart)
                                    : descriptor(aStart, plan.tileM());
+    // Per slab, its A rows (the slab's 8 KiB, +512 in the address field;
+    // the same rows in a wide tile) and the B boxes it reads, [slab][box]
+    // (one set for every slab unless the plan widens).
+    SmallVector<Value> slabA{descA};
     SmallVector<Value> descB;
-    for (int64_t box = 0; box < plan.boxes; ++box)
-      descB.push_back(plan.weightsMNMajor
-                          ? mnMajorDescriptor(bOffset(slot, box))
-                          : descriptor(bOffset(slot, box), kTileN));
+    for (int64_t slab = 0; slab < plan.slabs; ++slab) {
+      if (slab > 0)
+        slabA.push_back(arith::AddIOp::create(
+            b, loc, descA,
+            plan.widens ? arith::SelectOp::create(b, loc, shape.wide, i64(0),
+                                                  i64(512 * slab))
+                              .getResult()
+                        : i64(512 * slab)));
+      if (slab > 0 && !plan.widens)
+        continue;
+      for (int64_t box = 0; box < plan.boxes; ++box) {
+        Value offset = weightBoxOffset(slot, slab, box, shape);
+        descB.push_back(plan.weightsMNMajor ? mnMajorDescriptor(offset)
+                                            : descriptor(offset, kTileN));
+      }
+    }
 
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
     SmallVector<Value> next(accumulators);
@@ -758,14 +836,13 @@ GemmKernelBuilder::buildMainloop(Value first, Value kTiles, Value issued,
       for (int64_t slab = 0; slab < plan.slabs; ++slab)
         for (int64_t box = 0; box < plan.boxes; ++box) {
           // A k16 step is 32 bytes along the swizzled 128-byte row (+2 in
-          // the address field), or MN-major 16 rows of 128 bytes (+128); a
-          // slab is 8 KiB (+512) either way.
+          // the address field), or MN-major 16 rows of 128 bytes (+128).
           Value a = arith::AddIOp::create(
-              b, loc, descA,
-              i64(512 * slab + (plan.reducesRows ? 128 : 2) * step));
+              b, loc, slabA[slab], i64((plan.reducesRows ? 128 : 2) * step));
           // MN-major, a k16 step is 16 rows of 128 bytes (+128).
           Value bb = arith::AddIOp::create(
-              b, loc, descB[box], i64((plan.weightsMNMajor ? 128 : 2) * step));
+              b, loc, descB[(plan.widens ? slab * plan.boxes : 0) + box],
+              i64((plan.weightsMNMajor ? 128 : 2) * step));
           auto scale = overwrite && step == 0 ? NVVM::WGMMAScaleOut::zero
                                               : NVVM::WGMMAScaleOut::one;
           Value &acc = next[slab * plan.boxes + box];
@@ -837,11 +914,6 @@ void GemmKernelBuilder::buildConsumer() {
   FragmentThread place = fragmentThread();
   Value thread = place.thread, lane = place.lane, rowInSlab = place.rowInSlab;
   bool pingPong = plan.schedule == GemmSchedule::PingPong;
-  // Cooperative: the consumer's rows within the tile (slabs of 64 rows of
-  // 128 bytes in the A box); ping-pong: its own tiles, every other one.
-  Value rowOffset = pingPong ? index(0)
-                             : arith::MulIOp::create(b, loc, consumer,
-                                                     index(plan.slabs * 64));
   Value units = schedule->getCtaUnits();
   if (pingPong)
     units = arith::DivUIOp::create(
@@ -892,12 +964,25 @@ void GemmKernelBuilder::buildConsumer() {
         }
         TileSchedule::Unit unit = schedule->unitAt(ordinal);
         Value m0 = unit.m0, n0 = unit.n0, first = unit.first;
-        Value rowBase = arith::AddIOp::create(
-            b, loc, arith::AddIOp::create(b, loc, m0, rowOffset), rowInSlab);
+        // Cooperative: the consumer's rows within the tile (slabs of 64 rows
+        // of 128 bytes in the A box); ping-pong: its own tiles, every other
+        // one. Derived from the shape where they are used, so that they are
+        // not held across the mainloop.
+        auto rowOffsetIn = [&](const TileShape &shape) -> Value {
+          return pingPong ? index(0)
+                          : arith::MulIOp::create(b, loc, consumer,
+                                                  shape.consumerRows);
+        };
+        auto firstRowIn = [&](const TileShape &shape) -> Value {
+          return arith::AddIOp::create(b, loc, m0, rowOffsetIn(shape));
+        };
+        Value rowBase =
+            arith::AddIOp::create(b, loc, firstRowIn(unit.shape), rowInSlab);
         // Loaded before the mainloop, which hides their latency.
         RowInputValues rowInputs;
         if (!plan.hasEpilogueWarpgroup())
-          rowInputs = loadRowInputs(b, loc, gemm, plan, rowBase, rows, inputs);
+          rowInputs = loadRowInputs(b, loc, gemm, plan, unit.shape, rowBase,
+                                    rows, inputs);
         // Ping-pong: once this tile's wgmma are issued, the other consumer
         // may issue its next tile's; they queue behind these.
         auto passTurn = [&] {
@@ -916,20 +1001,24 @@ void GemmKernelBuilder::buildConsumer() {
         // divide its static rows has none.
         Value issued = unit.kTiles;
         if (!plan.reducesRows || plan.outputRows % plan.tileM() != 0) {
-          Value hasRows = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::ult,
-              arith::AddIOp::create(b, loc, m0, rowOffset), rows);
+          Value hasRows =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                    firstRowIn(unit.shape), rows);
           issued =
               arith::SelectOp::create(b, loc, hasRows, unit.kTiles, index(1));
         }
+        TileShape mainloopShape = schedule->shapeOf();
         SmallVector<Value> accumulators =
             buildMainloop(first, unit.kTiles, issued,
-                          arith::MulIOp::create(b, loc, rowOffset, index(128)),
-                          lane, carried, passTurn);
+                          arith::MulIOp::create(
+                              b, loc, rowOffsetIn(mainloopShape), index(128)),
+                          lane, carried, mainloopShape, passTurn);
 
         auto runEpilogue = [&](ArrayRef<Value> accumulators) {
           EpilogueFrame frame;
-          frame.rowBase = rowBase;
+          frame.shape = schedule->shapeOf();
+          Value firstRow = firstRowIn(frame.shape);
+          frame.rowBase = arith::AddIOp::create(b, loc, firstRow, rowInSlab);
           frame.n0 = n0;
           frame.lane = lane;
           frame.quad = arith::RemUIOp::create(b, loc, lane, index(4));
@@ -945,12 +1034,13 @@ void GemmKernelBuilder::buildConsumer() {
                                         index(plan.stagingBytesPerConsumer()))),
               leader,
               barrier,
-              arith::AddIOp::create(b, loc, m0, rowOffset),
+              firstRow,
               n0,
               rowInSlab,
               frame.quad,
               rows,
-              resultMaps};
+              resultMaps,
+              frame.shape};
           frame.accumulator = [&](int64_t slab, int64_t box,
                                   int64_t reg) -> Value {
             return LLVM::ExtractValueOp::create(
@@ -1000,7 +1090,7 @@ void GemmKernelBuilder::buildConsumer() {
                                thread,
                                leader,
                                barrier,
-                               arith::AddIOp::create(b, loc, m0, rowOffset),
+                               firstRowIn(schedule->shapeOf()),
                                rows};
           // A whole tile runs the epilogue on its own accumulators.
           SmallVector<Type> types{b.getI1Type()};
@@ -1130,16 +1220,16 @@ void GemmKernelBuilder::handOff(Value consumer, Value thread, Value local,
                                   handOffFull, consumer);
 }
 
-SmallVector<std::optional<InputBoxes>>
-GemmKernelBuilder::loadEpilogueInputs(Value m0, Value n0, Value consumer,
-                                      int64_t slab, Value fill, Value leader,
-                                      Value rowInSlab, Value quad) {
-  Value row = arith::AddIOp::create(
-      b, loc, m0,
+SmallVector<std::optional<InputBoxes>> GemmKernelBuilder::loadEpilogueInputs(
+    Value m0, Value n0, const TileShape &shape, Value consumer, int64_t slab,
+    Value fill, Value leader, Value rowInSlab, Value quad) {
+  Value row = shape.slabRow(
+      b, loc,
       arith::AddIOp::create(
-          b, loc,
-          arith::MulIOp::create(b, loc, consumer, index(plan.slabs * 64)),
-          index(slab * 64)));
+          b, loc, m0,
+          arith::MulIOp::create(b, loc, consumer, shape.consumerRows)),
+      slab);
+  Value column = shape.slabColumn(b, loc, n0, slab);
   SmallVector<std::optional<InputBoxes>> boxes(inputMaps.size());
   SmallVector<std::pair<Value, Value>> loads;
   int64_t offset = plan.epilogueInputOffset();
@@ -1157,7 +1247,7 @@ GemmKernelBuilder::loadEpilogueInputs(Value m0, Value n0, Value consumer,
                                             index(plan.epilogueInputBytes()),
                                             index(0), Value());
     for (auto [map, at] : loads)
-      loadInputSlab(map, n0, row, at, index(0), epilogueInputFull);
+      loadInputSlab(map, column, row, at, index(0), epilogueInputFull);
     scf::YieldOp::create(b, loc);
   });
   waitParity(epilogueInputFull, index(0), fill);
@@ -1207,12 +1297,13 @@ void GemmKernelBuilder::buildEpilogueWarpgroup() {
                   consumer);
 
               EpilogueFrame frame;
+              frame.shape = schedule->shapeOf();
               frame.rowBase = arith::AddIOp::create(
                   b, loc,
                   arith::AddIOp::create(
                       b, loc, m0,
                       arith::MulIOp::create(b, loc, consumer,
-                                            index(plan.slabs * 64))),
+                                            frame.shape.consumerRows)),
                   rowInSlab);
               frame.n0 = n0;
               frame.lane = lane;
@@ -1220,8 +1311,8 @@ void GemmKernelBuilder::buildEpilogueWarpgroup() {
               frame.rows = rows;
               frame.inputs = inputs;
               frame.outputs = outputs;
-              frame.rowInputs = loadRowInputs(b, loc, gemm, plan, frame.rowBase,
-                                              rows, inputs);
+              frame.rowInputs = loadRowInputs(b, loc, gemm, plan, frame.shape,
+                                              frame.rowBase, rows, inputs);
               frame.staging.maps = resultMaps;
               // Its tile inputs by TMA, a slab at a time into one buffer:
               // plan.slabs fills per tile and consumer, and the buffer is
@@ -1239,7 +1330,7 @@ void GemmKernelBuilder::buildEpilogueWarpgroup() {
                     index(plan.slabs));
                 frame.enterSlab = [&, leader, fills](int64_t slab) {
                   return loadEpilogueInputs(
-                      m0, n0, consumer, slab,
+                      m0, n0, frame.shape, consumer, slab,
                       arith::AddIOp::create(b, loc, fills, index(slab)), leader,
                       rowInSlab, quad);
                 };

@@ -485,6 +485,84 @@ static LogicalResult planSplits(GemmOp gemm, std::optional<int64_t> pinned,
   return success();
 }
 
+/// Lets the kernel's launches take 128 x 256 tiles (`pinned`, or wherever
+/// it can): a GEMM over the rows (not a weight gradient, whose tiles are
+/// its weights' rows) of two consumers per tile (cooperative, or with an
+/// epilogue warpgroup) with one B box per slab, an output width that is a
+/// multiple of 256 (no half of a tile past it), concat pieces, weights and
+/// accumulator shifts on 256-column boundaries (both halves of a wide tile
+/// in one epilogue range and one weight), weights
+/// read K-major where the last row tile splits, and no maximum or
+/// log-sum-exp partial. The last two kinds spilled: the second B boxes of a
+/// split kernel's MN-major weights (two TMA boxes each) in the producer, and
+/// a second pass over every accumulator beside the wide tile's columns.
+/// Unpinned, a static row count widens only where wide tiles take fewer
+/// rounds of kPlannedMultiprocessors at it.
+static LogicalResult planWideTiles(GemmOp gemm, std::optional<bool> pinned,
+                                   GemmKernelPlan &plan) {
+  std::string reason;
+  llvm::raw_string_ostream os(reason);
+  auto offBoundary = [](int64_t column) { return column % (2 * kTileN) != 0; };
+  auto cut = llvm::find_if(plan.ranges, [&](const EpilogueRange &range) {
+    return offBoundary(range.start);
+  });
+  if (plan.schedule == GemmSchedule::PingPong)
+    os << "two consumers per tile, got \"pingpong\"";
+  else if (plan.reducesRows)
+    os << "a GEMM whose output rows are its rows (a_layout = \"mk\"), got a "
+          "weight gradient";
+  else if (plan.boxes != 1)
+    os << "one weight box per tile, got " << plan.boxes
+       << " (the epilogue reads the accumulator at " << plan.boxes
+       << " column shifts)";
+  else if (plan.width % (2 * kTileN) != 0)
+    os << "an output width that is a multiple of " << 2 * kTileN << ", got "
+       << plan.width;
+  else if (cut != plan.ranges.end())
+    os << "concat pieces that meet on " << 2 * kTileN
+       << "-column boundaries (both halves of a wide tile run one range's "
+          "epilogue), got a cut at column "
+       << cut->start;
+  else if (llvm::any_of(plan.ranges,
+                        [&](const EpilogueRange &range) {
+                          return llvm::any_of(range.bases, offBoundary);
+                        }) ||
+           llvm::any_of(plan.weightStarts, offBoundary))
+    os << "weights and accumulator shifts on " << 2 * kTileN
+       << "-column boundaries (a wide tile's second 128 columns are the next "
+          "128 rows of its first's weight)";
+  else if (plan.splits > 1 && plan.weightsMNMajor)
+    os << "weights read K-major where the last row tile splits, got "
+          "b_layout = \"kn\" and splits = "
+       << plan.splits
+       << " (the wide tile's second weight boxes spilled the producer)";
+  else if (llvm::any_of(
+               cast<YieldOp>(gemm.getBody().getTerminator()).getValues(),
+               [](Value value) {
+                 auto partial = value.getDefiningOp<PartialReduceOp>();
+                 return partial && (partial.getKind() == "max" ||
+                                    partial.getKind() == "lse");
+               }))
+    os << "no partial that reduces rows to a maximum or a log-sum-exp (its "
+          "second pass keeps every accumulator live)";
+  if (pinned && *pinned && !reason.empty())
+    return gemm.emitError("coda.plan wide_tiles = true needs ") << reason;
+  plan.widens = pinned.value_or(true) && reason.empty();
+  // Unpinned, a static row count widens only where wide tiles would be
+  // chosen at it.
+  int64_t rows =
+      cast<RankedTensorType>(gemm.getA().front().getType()).getDimSize(0);
+  if (plan.widens && !pinned && !ShapedType::isDynamic(rows)) {
+    auto rounds = [&](int64_t tileRows, int64_t columnTiles) {
+      return llvm::divideCeil(llvm::divideCeil(rows, tileRows) * columnTiles,
+                              kPlannedMultiprocessors);
+    };
+    plan.widens = rounds(plan.tileM() / 2, plan.nTiles() / 2) <
+                  rounds(plan.tileM(), plan.nTiles());
+  }
+  return success();
+}
+
 /// Whether an epilogue warpgroup pays for its hand-off: the epilogue
 /// computes more than the accumulator's store, and reads no 16-bit [M, W]
 /// tile (with one, the warpgroup loads it by TMA, but its epilogue over
@@ -638,7 +716,8 @@ mlir::coda::planGemmKernel(GemmOp gemm, const GemmPlanChoice &choice) {
            << " KiB";
   if (!plan.hasEpilogueWarpgroup())
     planBoxInputs(gemm, cutWalk, plan);
-  if (failed(planSplits(gemm, choice.splits, plan)))
+  if (failed(planSplits(gemm, choice.splits, plan)) ||
+      failed(planWideTiles(gemm, choice.wideTiles, plan)))
     return failure();
   // The epilogue warpgroup stores its results from registers: the hand-off
   // buffer takes the room staging would.
@@ -684,6 +763,7 @@ DictionaryAttr mlir::coda::getPlanAttr(MLIRContext *context,
                      b.getStringAttr(stringifyGemmSchedule(plan.schedule))),
       b.getNamedAttr("splits", b.getI64IntegerAttr(plan.splits)),
       b.getNamedAttr("stages", b.getI64IntegerAttr(plan.stages)),
+      b.getNamedAttr("wide_tiles", b.getBoolAttr(plan.widens)),
   });
 }
 
@@ -697,6 +777,7 @@ FailureOr<std::optional<GemmPlanChoice>> mlir::coda::readPlanAttr(GemmOp gemm) {
   Attribute splits = plan ? plan.get("splits") : Attribute();
   Attribute groupRows = plan ? plan.get("group_rows") : Attribute();
   Attribute consumers = plan ? plan.get("consumers") : Attribute();
+  Attribute wideTiles = plan ? plan.get("wide_tiles") : Attribute();
   std::optional<GemmSchedule> parsed =
       schedule ? parseGemmSchedule(schedule.getValue()) : std::nullopt;
   auto isCount = [](Attribute value) {
@@ -706,19 +787,23 @@ FailureOr<std::optional<GemmPlanChoice>> mlir::coda::readPlanAttr(GemmOp gemm) {
   if (!parsed || !stages || stages.getInt() < 2 ||
       (splits && !isa<IntegerAttr>(splits)) ||
       (groupRows && !isCount(groupRows)) ||
-      (consumers && !isa<IntegerAttr>(consumers)))
+      (consumers && !isa<IntegerAttr>(consumers)) ||
+      (wideTiles && !isa<BoolAttr>(wideTiles)))
     return gemm.emitError("coda.plan must be a dictionary with schedule = "
                           "\"cooperative\", \"pingpong\" or "
                           "\"epilogue-warpgroup\", stages >= 2, and "
-                          "optionally integer splits, integer consumers and "
-                          "group_rows >= 1, got ")
+                          "optionally integer splits, integer consumers, "
+                          "group_rows >= 1 and a boolean wide_tiles, got ")
            << attr;
-  GemmPlanChoice choice{*parsed, stages.getInt(), std::nullopt};
+  GemmPlanChoice choice{*parsed,           stages.getInt(), std::nullopt,
+                        kDefaultGroupRows, std::nullopt,    std::nullopt};
   if (splits)
     choice.splits = cast<IntegerAttr>(splits).getInt();
   if (groupRows)
     choice.groupRows = cast<IntegerAttr>(groupRows).getInt();
   if (consumers)
     choice.consumers = cast<IntegerAttr>(consumers).getInt();
+  if (wideTiles)
+    choice.wideTiles = cast<BoolAttr>(wideTiles).getValue();
   return std::optional(choice);
 }

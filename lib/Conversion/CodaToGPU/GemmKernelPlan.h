@@ -116,6 +116,9 @@ struct GemmPlanChoice {
   int64_t groupRows = kDefaultGroupRows;
   /// Consumer warpgroups; none: the planner chooses.
   std::optional<int64_t> consumers = std::nullopt;
+  /// Whether launches may take 128 x 256 tiles; none: where the kernel
+  /// can (planWideTiles).
+  std::optional<bool> wideTiles = std::nullopt;
 };
 
 /// The static shape of one GEMM kernel. The grid is persistent: each CTA
@@ -181,6 +184,12 @@ struct GemmKernelPlan {
   /// sweep the column tiles over the group's rows together, so that they
   /// share its A rows and each column tile's weight boxes in L2.
   int64_t groupRows = kDefaultGroupRows;
+  /// Whether a launch may take its tiles as 128 rows by 256 columns, each
+  /// consumer's two m64 slabs side by side (TileShape), where those fill
+  /// fewer rounds of its grid than 256 x 128 tiles (bench/NOTES.md §92). A
+  /// wide tile's A is two 64-row boxes in the first half of the slot's A
+  /// box, its second 128 columns' B box in the second half.
+  bool widens = false;
 
   /// Consumer warpgroups per tile, and the rows of a tile.
   int64_t consumersPerTile() const {

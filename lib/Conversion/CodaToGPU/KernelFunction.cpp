@@ -54,6 +54,15 @@ std::pair<Value, Value> mlir::coda::getWarpRow(OpBuilder &b, Location loc,
   return {lane, row};
 }
 
+Value mlir::coda::emitOpaqueCopy(OpBuilder &b, Location loc, Value value) {
+  StringRef constraints = value.getType().isF32() ? "=f,f" : "=r,r";
+  return LLVM::InlineAsmOp::create(
+             b, loc, value.getType(), ValueRange{value}, "mov.b32 $0, $1;",
+             constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
 void mlir::coda::keepRolled(scf::ForOp loop) {
   MLIRContext *context = loop.getContext();
   Builder b(context);

@@ -38,6 +38,12 @@ gpu::GPUFuncOp createRowCountKernel(OpBuilder &builder, Location loc,
 std::pair<Value, Value> getWarpRow(OpBuilder &builder, Location loc,
                                    int64_t rowsPerBlock);
 
+/// A copy of the i32 or f32 `value` that LLVM cannot see through (an opaque
+/// `mov`): what is computed from it stays where it is emitted, inside its
+/// loop, rather than hoisted before the loop and held in registers across
+/// it, and what it is computed from is not sunk past it.
+Value emitOpaqueCopy(OpBuilder &builder, Location loc, Value value);
+
 /// Asks LLVM not to unroll `loop` (a loop annotation the lowering to LLVM
 /// carries to its latch).
 void keepRolled(scf::ForOp loop);

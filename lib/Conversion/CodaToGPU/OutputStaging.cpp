@@ -93,7 +93,8 @@ void OutputStaging::flush(int64_t slab, std::optional<int64_t> column,
   auto workgroup =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   scf::IfOp::create(b, loc, frame.leader, [&](OpBuilder &, Location) {
-    Value row = arith::AddIOp::create(b, loc, frame.slabRow0, index(64 * slab));
+    Value row = frame.shape.slabRow(b, loc, frame.slabRow0, slab);
+    Value slabColumn = frame.shape.slabColumn(b, loc, frame.n0, slab);
     Value rowInside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                             row, frame.rows);
     // `boxes` 64 x 64 boxes from shared-memory byte offset `offset` to
@@ -101,7 +102,7 @@ void OutputStaging::flush(int64_t slab, std::optional<int64_t> column,
     auto store = [&](Value map, Value offset, int64_t first, int64_t boxes) {
       for (int64_t box = 0; box < boxes; ++box) {
         Value outputColumn =
-            arith::AddIOp::create(b, loc, frame.n0, index(first + 64 * box));
+            arith::AddIOp::create(b, loc, slabColumn, index(first + 64 * box));
         Value inside = arith::AndIOp::create(
             b, loc, rowInside,
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,

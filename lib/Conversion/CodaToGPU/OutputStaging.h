@@ -9,6 +9,7 @@
 
 #include "GemmKernelPlan.h"
 #include "SwizzledPairs.h"
+#include "TileShape.h"
 
 namespace mlir::coda {
 
@@ -21,7 +22,7 @@ struct StagingFrame {
   /// barrier (i32).
   Value leader, barrier;
   /// The output row of the warpgroup's first slab, and the tile's first
-  /// output column.
+  /// output column (its first slab's).
   Value slabRow0, n0;
   /// The thread's row within a slab (upper half) and its lane % 4.
   Value rowInSlab, quad;
@@ -29,6 +30,8 @@ struct StagingFrame {
   Value rows;
   /// Per result of the GEMM, its tensor map (staged results) or null.
   SmallVector<Value> maps;
+  /// Where the warpgroup's slabs lie in the tile.
+  TileShape shape;
 };
 
 /// A result staged over an input loaded through the ring: its tensor map,

@@ -41,8 +41,9 @@ struct CodaPlanKernelsPass
       if (failed(pinned))
         return WalkResult::interrupt();
       FailureOr<GemmKernelPlan> plan = planGemmKernel(
-          gemm, pinned->value_or(GemmPlanChoice{*gemmSchedule, stages,
-                                                std::nullopt, groupRows}));
+          gemm,
+          pinned->value_or(GemmPlanChoice{*gemmSchedule, stages, std::nullopt,
+                                          groupRows, std::nullopt}));
       if (failed(plan))
         return WalkResult::interrupt();
       gemm->setAttr(kPlanAttrName, getPlanAttr(gemm.getContext(), *plan));

@@ -18,7 +18,7 @@
 // others' slabs that hold rows and runs the epilogue. A whole tile runs
 // the epilogue on its own accumulators.
 // CHECK-LABEL: func.func @long_k
-//       CHECK:   coda.gemm {{.*}}coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 8 : i64, stages = 4 : i64}
+//       CHECK:   coda.gemm {{.*}}coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 8 : i64, stages = 4 : i64, wide_tiles = true}
 //       CHECK: gpu.func @long_k_gemm0({{.*}}, %[[SCRATCH:.+]]: !llvm.ptr) kernel
 //       CHECK:   %[[GRID:.+]] = gpu.grid_dim x
 //       CHECK:   arith.cmpi ult, %{{.*}}, %{{.*}} : index
@@ -68,7 +68,7 @@ func.func @long_k(%x: tensor<?x4096xbf16>, %w: tensor<256x4096xbf16>, %r: tensor
 // 32 k-tiles: the meeting would cost more than the split saves
 // (bench/NOTES.md §73), so the planner does not split; a plan may pin it.
 // CHECK-LABEL: func.func @short_k
-//       CHECK:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 4 : i64}
+//       CHECK:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 4 : i64, wide_tiles = true}
 //   CHECK-NOT:   scratch_bytes
 // CHECK-LABEL: func.func @short_k_pinned
 //       CHECK:   scratch_bytes = 262400 : i64, {{.*}}splits = 2 : i64

@@ -10,7 +10,7 @@
 // SCHEDULE: error: schedule = "warp" is not "auto", "cooperative", "pingpong" or "epilogue-warpgroup"
 // STAGES: error: stages = 1: the mainloop's ring needs at least 2 slots to overlap loads with wgmma
 // GROUP: error: group-rows = 0: a tile group holds at least one row tile
-// BADPLAN: error: coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2, and optionally integer splits, integer consumers and group_rows >= 1, got {schedule = "cooperative", stages = 1 : i64}
+// BADPLAN: error: coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2, and optionally integer splits, integer consumers, group_rows >= 1 and a boolean wide_tiles, got {schedule = "cooperative", stages = 1 : i64}
 
 // What the generator cannot take is reported when planning: a weight
 // gradient reads both operands as [K, ...].
@@ -41,7 +41,7 @@ func.func @km_products(%d0: tensor<?x128xbf16>, %d1: tensor<?x128xbf16>, %x0: te
 // A plan that is not one: reported by coda-plan-kernels, which keeps a
 // GEMM's plan, and by convert-coda-to-gpu.
 func.func @bad_plan(%a: tensor<?x64xbf16>, %b: tensor<32x64xbf16>) -> tensor<?x32xbf16> {
-  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2, and optionally integer splits, integer consumers and group_rows >= 1, got {schedule = "cooperative", stages = 1 : i64}}}
+  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2, and optionally integer splits, integer consumers, group_rows >= 1 and a boolean wide_tiles, got {schedule = "cooperative", stages = 1 : i64}}}
   %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 1 : i64}} : (tensor<?x64xbf16>, tensor<32x64xbf16>) -> tensor<?x32xbf16> {
   ^bb0(%acc: tensor<?x32xf32>):
     coda.yield %acc : tensor<?x32xf32>
@@ -128,7 +128,7 @@ func.func @split_pingpong(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> ten
 // -----
 
 func.func @split_name(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
-  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2, and optionally integer splits, integer consumers and group_rows >= 1, got {schedule = "cooperative", splits = "two", stages = 4 : i64}}}
+  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2, and optionally integer splits, integer consumers, group_rows >= 1 and a boolean wide_tiles, got {schedule = "cooperative", splits = "two", stages = 4 : i64}}}
   %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 4 : i64, splits = "two"}} : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
   ^bb0(%acc: tensor<?x128xf32>):
     coda.yield %acc : tensor<?x128xf32>
@@ -140,7 +140,7 @@ func.func @split_name(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<
 
 // A tile group of no row tiles.
 func.func @group_rows_zero(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
-  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2, and optionally integer splits, integer consumers and group_rows >= 1, got {group_rows = 0 : i64, schedule = "cooperative", stages = 4 : i64}}}
+  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2, and optionally integer splits, integer consumers, group_rows >= 1 and a boolean wide_tiles, got {group_rows = 0 : i64, schedule = "cooperative", stages = 4 : i64}}}
   %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 4 : i64, group_rows = 0 : i64}} : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
   ^bb0(%acc: tensor<?x128xf32>):
     coda.yield %acc : tensor<?x128xf32>
@@ -198,10 +198,118 @@ func.func @three_consumers_four_stages(%dy: tensor<?x256xbf16>, %x: tensor<?x128
 // -----
 
 func.func @consumers_name(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
-  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2, and optionally integer splits, integer consumers and group_rows >= 1, got {consumers = "three", schedule = "cooperative", stages = 4 : i64}}}
+  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2, and optionally integer splits, integer consumers, group_rows >= 1 and a boolean wide_tiles, got {consumers = "three", schedule = "cooperative", stages = 4 : i64}}}
   %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 4 : i64, consumers = "three"}} : (tensor<?x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
   ^bb0(%acc: tensor<?x128xf32>):
     coda.yield %acc : tensor<?x128xf32>
   }
   return %y : tensor<?x128xbf16>
+}
+
+// -----
+
+func.func @wide_tiles_name(%a: tensor<?x64xbf16>, %b: tensor<256x64xbf16>) -> tensor<?x256xbf16> {
+  // expected-error @+1 {{coda.plan must be a dictionary with schedule = "cooperative", "pingpong" or "epilogue-warpgroup", stages >= 2, and optionally integer splits, integer consumers, group_rows >= 1 and a boolean wide_tiles, got {schedule = "cooperative", stages = 4 : i64, wide_tiles = 1 : i64}}}
+  %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 4 : i64, wide_tiles = 1 : i64}} : (tensor<?x64xbf16>, tensor<256x64xbf16>) -> tensor<?x256xbf16> {
+  ^bb0(%acc: tensor<?x256xf32>):
+    coda.yield %acc : tensor<?x256xf32>
+  }
+  return %y : tensor<?x256xbf16>
+}
+
+// -----
+
+// Wide tiles pinned where a launch cannot take them: each reason.
+func.func @wide_pingpong(%a: tensor<?x64xbf16>, %b: tensor<256x64xbf16>) -> tensor<?x256xbf16> {
+  // expected-error @+1 {{coda.plan wide_tiles = true needs two consumers per tile, got "pingpong"}}
+  %y = coda.gemm %a, [%b] {coda.plan = {schedule = "pingpong", stages = 4 : i64, wide_tiles = true}} : (tensor<?x64xbf16>, tensor<256x64xbf16>) -> tensor<?x256xbf16> {
+  ^bb0(%acc: tensor<?x256xf32>):
+    coda.yield %acc : tensor<?x256xf32>
+  }
+  return %y : tensor<?x256xbf16>
+}
+
+// -----
+
+func.func @wide_weight_gradient(%dy: tensor<?x256xbf16>, %x: tensor<?x256xbf16>) -> tensor<256x256xbf16> {
+  // expected-error @+1 {{coda.plan wide_tiles = true needs a GEMM whose output rows are its rows (a_layout = "mk"), got a weight gradient}}
+  %dw = coda.gemm %dy, [%x] {a_layout = "km", b_layout = "kn", coda.plan = {schedule = "cooperative", stages = 4 : i64, wide_tiles = true}} : (tensor<?x256xbf16>, tensor<?x256xbf16>) -> tensor<256x256xbf16> {
+  ^bb0(%acc: tensor<256x256xf32>):
+    coda.yield %acc : tensor<256x256xf32>
+  }
+  return %dw : tensor<256x256xbf16>
+}
+
+// -----
+
+func.func @wide_two_boxes(%h: tensor<?x64xbf16>, %wg: tensor<256x64xbf16>, %wu: tensor<256x64xbf16>) -> tensor<?x256xbf16> {
+  // expected-error @+1 {{coda.plan wide_tiles = true needs one weight box per tile, got 2 (the epilogue reads the accumulator at 2 column shifts)}}
+  %y = coda.gemm %h, [%wg, %wu] {coda.plan = {schedule = "cooperative", stages = 4 : i64, wide_tiles = true}} : (tensor<?x64xbf16>, tensor<256x64xbf16>, tensor<256x64xbf16>) -> tensor<?x256xbf16> {
+  ^bb0(%acc: tensor<?x512xf32>):
+    %g = coda.slice %acc {offset = 0 : i64, size = 256 : i64} : (tensor<?x512xf32>) -> tensor<?x256xf32>
+    %u = coda.slice %acc {offset = 256 : i64, size = 256 : i64} : (tensor<?x512xf32>) -> tensor<?x256xf32>
+    %o = coda.swiglu %g, %u : (tensor<?x256xf32>, tensor<?x256xf32>) -> tensor<?x256xf32>
+    coda.yield %o : tensor<?x256xf32>
+  }
+  return %y : tensor<?x256xbf16>
+}
+
+// -----
+
+func.func @wide_ranges(%a: tensor<?x64xbf16>, %b: tensor<512x64xbf16>) -> tensor<?x512xbf16> {
+  // expected-error @+1 {{coda.plan wide_tiles = true needs concat pieces that meet on 256-column boundaries (both halves of a wide tile run one range's epilogue), got a cut at column 384}}
+  %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 4 : i64, wide_tiles = true}} : (tensor<?x64xbf16>, tensor<512x64xbf16>) -> tensor<?x512xbf16> {
+  ^bb0(%acc: tensor<?x512xf32>):
+    %l = coda.slice %acc {offset = 0 : i64, size = 384 : i64} : (tensor<?x512xf32>) -> tensor<?x384xf32>
+    %r = coda.slice %acc {offset = 384 : i64, size = 128 : i64} : (tensor<?x512xf32>) -> tensor<?x128xf32>
+    %s = coda.silu %r : (tensor<?x128xf32>) -> tensor<?x128xf32>
+    %c = coda.concat %l, %s : (tensor<?x384xf32>, tensor<?x128xf32>) -> tensor<?x512xf32>
+    coda.yield %c : tensor<?x512xf32>
+  }
+  return %y : tensor<?x512xbf16>
+}
+
+// -----
+
+func.func @wide_width(%a: tensor<?x64xbf16>, %b: tensor<384x64xbf16>) -> tensor<?x384xbf16> {
+  // expected-error @+1 {{coda.plan wide_tiles = true needs an output width that is a multiple of 256, got 384}}
+  %y = coda.gemm %a, [%b] {coda.plan = {schedule = "cooperative", stages = 4 : i64, wide_tiles = true}} : (tensor<?x64xbf16>, tensor<384x64xbf16>) -> tensor<?x384xbf16> {
+  ^bb0(%acc: tensor<?x384xf32>):
+    coda.yield %acc : tensor<?x384xf32>
+  }
+  return %y : tensor<?x384xbf16>
+}
+
+// -----
+
+func.func @wide_weight_starts(%a: tensor<?x64xbf16>, %b0: tensor<128x64xbf16>, %b1: tensor<128x64xbf16>) -> tensor<?x256xbf16> {
+  // expected-error @+1 {{coda.plan wide_tiles = true needs weights and accumulator shifts on 256-column boundaries (a wide tile's second 128 columns are the next 128 rows of its first's weight)}}
+  %y = coda.gemm %a, [%b0, %b1] {coda.plan = {schedule = "cooperative", stages = 4 : i64, wide_tiles = true}} : (tensor<?x64xbf16>, tensor<128x64xbf16>, tensor<128x64xbf16>) -> tensor<?x256xbf16> {
+  ^bb0(%acc: tensor<?x256xf32>):
+    coda.yield %acc : tensor<?x256xf32>
+  }
+  return %y : tensor<?x256xbf16>
+}
+
+// -----
+
+func.func @wide_split_mn_major(%dy: tensor<?x64xbf16>, %w: tensor<64x256xbf16>) -> tensor<?x256xbf16> {
+  // expected-error @+1 {{coda.plan wide_tiles = true needs weights read K-major where the last row tile splits, got b_layout = "kn" and splits = 2 (the wide tile's second weight boxes spilled the producer)}}
+  %y = coda.gemm %dy, [%w] {b_layout = "kn", coda.plan = {schedule = "cooperative", stages = 4 : i64, splits = 2 : i64, wide_tiles = true}} : (tensor<?x64xbf16>, tensor<64x256xbf16>) -> tensor<?x256xbf16> {
+  ^bb0(%acc: tensor<?x256xf32>):
+    coda.yield %acc : tensor<?x256xf32>
+  }
+  return %y : tensor<?x256xbf16>
+}
+
+// -----
+
+func.func @wide_lse(%h: tensor<?x64xbf16>, %w: tensor<256x64xbf16>) -> tensor<?x?xf32> {
+  // expected-error @+1 {{coda.plan wide_tiles = true needs no partial that reduces rows to a maximum or a log-sum-exp (its second pass keeps every accumulator live)}}
+  %p = coda.gemm %h, [%w] {coda.plan = {schedule = "cooperative", stages = 4 : i64, wide_tiles = true}} : (tensor<?x64xbf16>, tensor<256x64xbf16>) -> tensor<?x?xf32> {
+  ^bb0(%acc: tensor<?x256xf32>):
+    %l = coda.partial_reduce %acc {kind = "lse"} : (tensor<?x256xf32>) -> tensor<?x?xf32>
+    coda.yield %l : tensor<?x?xf32>
+  }
+  return %p : tensor<?x?xf32>
 }

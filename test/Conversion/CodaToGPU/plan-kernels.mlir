@@ -11,12 +11,12 @@
 // AUTO-LABEL: func.func @oproj
 //       AUTO:   schedule = "cooperative"
 // AUTO-LABEL: func.func @swiglu
-//       AUTO:   coda.plan = {boxes = 2 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 128 : i64, schedule = "epilogue-warpgroup", splits = 1 : i64, stages = 4 : i64}
+//       AUTO:   coda.plan = {boxes = 2 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 128 : i64, schedule = "epilogue-warpgroup", splits = 1 : i64, stages = 4 : i64, wide_tiles = false}
 // AUTO-LABEL: func.func @three_results_ring_inputs
 //       AUTO:   schedule = "cooperative"
 //       AUTO:   schedule = "cooperative"
 //       AUTO:   schedule = "cooperative"
-//       AUTO:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "epilogue-warpgroup", splits = 1 : i64, stages = 4 : i64}
+//       AUTO:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "epilogue-warpgroup", splits = 1 : i64, stages = 4 : i64, wide_tiles = true}
 // AUTO-LABEL: func.func @qkv_wgrad
 //       AUTO:   schedule = "cooperative"
 // AUTO-LABEL: func.func @bias_gelu
@@ -30,7 +30,7 @@
 // deepest ring that fits (4 slots of 48 KiB); the partials and the
 // reduction that finishes them get the kernel's 128-column tile.
 // CHECK-LABEL: func.func @oproj
-//       CHECK:   coda.gemm {{.*}}coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 4 : i64}
+//       CHECK:   coda.gemm {{.*}}coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 4 : i64, wide_tiles = true}
 //       CHECK:     coda.partial_reduce {{.*}}{kind = "sum_squares", tile_n = 128 : i64}
 //       CHECK:   coda.reduce_partials {{.*}}tile_n = 128 : i64
 // With group-rows=16 the whole tiles go in groups of 16 row tiles by the
@@ -42,7 +42,7 @@
 //       GROUP:     %[[GROUP:.+]] = arith.divui %{{.+}}, %c32 : index
 //       GROUP:     arith.muli %[[GROUP]], %c16 : index
 // PINGPONG-LABEL: func.func @oproj
-//       PINGPONG:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 128 : i64, schedule = "pingpong", splits = 1 : i64, stages = 3 : i64}
+//       PINGPONG:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 128 : i64, schedule = "pingpong", splits = 1 : i64, stages = 3 : i64, wide_tiles = false}
 // convert-coda-to-gpu follows the plan over its own options.
 // FOLLOWED-LABEL: func.func @oproj
 //       FOLLOWED:   coda.launch = {{{.*}}schedule = "cooperative", shared_bytes = 230400 : i64, stages = 4 : i64
@@ -61,9 +61,9 @@ func.func @oproj(%y: tensor<?x256xbf16>, %w: tensor<256x256xbf16>, %x0: tensor<?
 
 // SwiGLU over gate and up: two weight boxes per stage, 128-row tiles.
 // CHECK-LABEL: func.func @swiglu
-//       CHECK:   coda.plan = {boxes = 2 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 128 : i64, schedule = "cooperative", splits = 1 : i64, stages = 4 : i64}
+//       CHECK:   coda.plan = {boxes = 2 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 128 : i64, schedule = "cooperative", splits = 1 : i64, stages = 4 : i64, wide_tiles = false}
 // PINGPONG-LABEL: func.func @swiglu
-//       PINGPONG:   coda.plan = {boxes = 2 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 64 : i64, schedule = "pingpong", splits = 1 : i64, stages = 3 : i64}
+//       PINGPONG:   coda.plan = {boxes = 2 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 64 : i64, schedule = "pingpong", splits = 1 : i64, stages = 3 : i64, wide_tiles = false}
 func.func @swiglu(%h: tensor<?x64xbf16>, %wg: tensor<128x64xbf16>, %wu: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
   %y = coda.gemm %h, [%wg, %wu] : (tensor<?x64xbf16>, tensor<128x64xbf16>, tensor<128x64xbf16>) -> tensor<?x128xbf16> {
   ^bb0(%acc: tensor<?x256xf32>):
@@ -86,10 +86,10 @@ func.func @swiglu(%h: tensor<?x64xbf16>, %wg: tensor<128x64xbf16>, %wu: tensor<1
 // take the buffer; without ring inputs the ring keeps its slots (the third
 // result is stored from registers).
 // CHECK-LABEL: func.func @three_results_ring_inputs
-//       CHECK:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 4 : i64}
-//       CHECK:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 4 : i64}
-//       CHECK:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 3 : i64}
-//       CHECK:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 4 : i64}
+//       CHECK:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 4 : i64, wide_tiles = true}
+//       CHECK:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 4 : i64, wide_tiles = true}
+//       CHECK:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 3 : i64, wide_tiles = true}
+//       CHECK:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 4 : i64, wide_tiles = true}
 // FOLLOWED-LABEL: func.func @three_results_ring_inputs
 //       FOLLOWED:   coda.launch = {block = 384 : i64, dependent_launch = true, input_tensor_map_rows = array<i64: 64, 64>, persistent = true, result_tensor_map_rows = array<i64: 64, 64, 64>, rows_per_tile = 256 : i64, schedule = "cooperative", shared_bytes = 214016 : i64, stages = 4 : i64
 //       FOLLOWED:   coda.launch = {block = 384 : i64, dependent_launch = true, input_tensor_map_rows = array<i64: 64, 64>, persistent = true, result_tensor_map_rows = array<i64: 64, 64, 64>, rows_per_tile = 256 : i64, schedule = "cooperative", shared_bytes = 214016 : i64, stages = 4 : i64
@@ -134,7 +134,7 @@ func.func @three_results_ring_inputs(%dy: tensor<?x64xbf16>, %w: tensor<64x256xb
 // batch may have overwritten, so results are not staged over the ring
 // inputs there: the ring gives a slot up instead.
 // CHECK-LABEL: func.func @rope_reads_ahead
-//       CHECK:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 3 : i64}
+//       CHECK:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 1 : i64, stages = 3 : i64, wide_tiles = true}
 // FOLLOWED-LABEL: func.func @rope_reads_ahead
 //       FOLLOWED:   coda.launch = {block = 384 : i64, dependent_launch = true, input_tensor_map_rows = array<i64: 64, 64, 0, 0>, persistent = true, result_tensor_map_rows = array<i64: 64, 64, 64>, rows_per_tile = 256 : i64, schedule = "cooperative", shared_bytes = 197632 : i64, stages = 3 : i64
 func.func @rope_reads_ahead(%dy: tensor<?x64xbf16>, %w: tensor<64x256xbf16>, %g: tensor<?x256xbf16>, %u: tensor<?x256xbf16>, %cos: tensor<?x32xf32>, %sin: tensor<?x32xf32>) -> (tensor<?x256xbf16>, tensor<?x256xbf16>, tensor<?x256xbf16>) {
@@ -154,9 +154,9 @@ func.func @rope_reads_ahead(%dy: tensor<?x64xbf16>, %w: tensor<64x256xbf16>, %g:
 // A plan already on the GEMM keeps its schedule and stages over the
 // options; its tile and boxes are re-derived.
 // CHECK-LABEL: func.func @pinned
-//       CHECK:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 128 : i64, schedule = "pingpong", splits = 1 : i64, stages = 5 : i64}
+//       CHECK:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 128 : i64, schedule = "pingpong", splits = 1 : i64, stages = 5 : i64, wide_tiles = false}
 // PINGPONG-LABEL: func.func @pinned
-//       PINGPONG:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 128 : i64, schedule = "pingpong", splits = 1 : i64, stages = 5 : i64}
+//       PINGPONG:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 128 : i64, schedule = "pingpong", splits = 1 : i64, stages = 5 : i64, wide_tiles = false}
 // FOLLOWED-LABEL: func.func @pinned
 //       FOLLOWED:   coda.launch = {{{.*}}schedule = "pingpong", shared_bytes = {{[0-9]+}} : i64, stages = 5 : i64
 func.func @pinned(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tensor<?x128xbf16> {
@@ -193,7 +193,7 @@ func.func @pinned_group(%a: tensor<?x64xbf16>, %b: tensor<128x64xbf16>) -> tenso
 // 64 KiB and one 64-column staging chunk per consumer. Under ping-pong
 // (two consumers, one each per tile) nothing is split either.
 // CHECK-LABEL: func.func @qkv_wgrad
-//       CHECK:   coda.plan = {boxes = 1 : i64, consumers = 3 : i64, group_rows = 8 : i64, rows_per_tile = 384 : i64, schedule = "cooperative", splits = 1 : i64, stages = 3 : i64}
+//       CHECK:   coda.plan = {boxes = 1 : i64, consumers = 3 : i64, group_rows = 8 : i64, rows_per_tile = 384 : i64, schedule = "cooperative", splits = 1 : i64, stages = 3 : i64, wide_tiles = false}
 // PINGPONG-LABEL: func.func @qkv_wgrad
 //       PINGPONG:   consumers = 2 : i64, {{.*}}splits = 1 : i64
 // FOLLOWED-LABEL: func.func @qkv_wgrad
@@ -213,7 +213,7 @@ func.func @qkv_wgrad(%dy: tensor<?x3072xbf16>, %x: tensor<?x2048xbf16>) -> tenso
 // gives the units per tile and the scratch: 3072 bytes of counters, then
 // 64 KiB per tile and consumer.
 // CHECK-LABEL: func.func @qkv_wgrad_two_consumers
-//       CHECK:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 2 : i64, stages = 4 : i64}
+//       CHECK:   coda.plan = {boxes = 1 : i64, consumers = 2 : i64, group_rows = 8 : i64, rows_per_tile = 256 : i64, schedule = "cooperative", splits = 2 : i64, stages = 4 : i64, wide_tiles = false}
 // FOLLOWED-LABEL: func.func @qkv_wgrad_two_consumers
 //       FOLLOWED:   coda.launch = {{{.*}}scratch_bytes = 25168896 : i64, {{.*}}splits = 2 : i64
 func.func @qkv_wgrad_two_consumers(%dy: tensor<?x3072xbf16>, %x: tensor<?x2048xbf16>) -> tensor<3072x2048xbf16> {
