@@ -86,10 +86,12 @@ for function in functions:
         if k.get("splits", 1) > 1:
             what = "rows" if k["rows"] > 0 else "last row tile"
             split = f", {what} split up to {k['splits']}x"
-        # Half the rows by twice the columns where that takes fewer rounds.
+        # A kernel of half the rows by twice the columns, launched where its
+        # tiles fill fewer rounds.
         wide = ""
-        if k.get("wide_tiles"):
-            wide = f", {rows // 2}-row x {k['tiles_n'] // 2} where fewer rounds"
+        if "wide" in k:
+            wide = (f", {k['wide']['rows_per_tile']}-row x "
+                    f"{k['wide']['tiles_n']} where fewer rounds")
         # Launched while the kernel before it finishes (it waits for it).
         dependent = ", dependent launch" if k.get("dependent_launch") else ""
         print(f"  {k['name']:<16} {k['block']} threads, {rows}-row x "

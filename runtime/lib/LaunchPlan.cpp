@@ -446,6 +446,30 @@ Status PlanReader::readKernel(const Value &value, const std::string &path,
       return status;
     kernel.arguments.push_back(argument);
   }
+
+  // A GEMM's kernel of wide tiles: persistent like this one, splitting
+  // nothing (so it takes no scratch), with no kernel beside it in turn.
+  if (const Value *wide = value.get("wide")) {
+    std::string widePath = path + ".wide";
+    if (Status status = expectKind(*wide, widePath, Value::Kind::Object))
+      return status;
+    if (wide->get("wide"))
+      return Status(CodaErrorInvalidPlan,
+                    widePath + ": a kernel of wide tiles has none beside it");
+    auto wideKernel = std::make_shared<Kernel>();
+    if (Status status = readKernel(*wide, widePath, function, *wideKernel))
+      return status;
+    if (!kernel.persistent || !wideKernel->persistent)
+      return Status(CodaErrorInvalidPlan,
+                    widePath + ": only a persistent kernel has a kernel of "
+                               "wide tiles, and that one is persistent too");
+    for (const KernelArgument &argument : wideKernel->arguments)
+      if (std::holds_alternative<ScratchArgument>(argument))
+        return Status(CodaErrorInvalidPlan,
+                      widePath + ": a kernel of wide tiles splits nothing "
+                                 "and takes no scratch");
+    kernel.wide = std::move(wideKernel);
+  }
   return Status();
 }
 

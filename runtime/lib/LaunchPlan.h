@@ -15,6 +15,7 @@
 #include "Status.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -119,6 +120,10 @@ struct Kernel {
   /// The units per tile of a weight gradient split over its rows.
   int64_t splits = 1;
   std::vector<KernelArgument> arguments;
+  /// A GEMM's kernel of 128 x 256 tiles beside this one of 256 x 128, over
+  /// the same buffers (plan field "wide"): launched instead of this one
+  /// where its tiles fill fewer rounds of min(tiles x splits, SMs) CTAs.
+  std::shared_ptr<const Kernel> wide;
 
   /// The rows it runs over for row count `rows`.
   int64_t getRows(int64_t rows) const { return resolveRows(this->rows, rows); }

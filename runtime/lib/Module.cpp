@@ -60,30 +60,38 @@ Status Module::load(const Driver &driver, CUcontext context,
           driver.cuModuleLoadData(&loaded->module, image.bytes.data()))
     return driver.fail(result, "loading kernel image '" + source + "'");
 
+  auto load = [&](const Function &function, const Kernel &kernel) -> Status {
+    CUfunction handle;
+    if (CUresult result = driver.cuModuleGetFunction(&handle, loaded->module,
+                                                     kernel.name.c_str())) {
+      std::string what =
+          "kernel '" + kernel.name + "' of function '" + function.name + "'";
+      if (result == CUDA_ERROR_NOT_FOUND)
+        return Status(CodaErrorUnknownKernel,
+                      what + " is not in kernel image '" + source +
+                          "': " + driver.describe(result));
+      return driver.fail(result, "looking up " + what);
+    }
+    if (kernel.sharedBytes != 0)
+      if (CUresult result = driver.cuFuncSetAttribute(
+              handle, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+              int(kernel.sharedBytes)))
+        return driver.fail(result, "allowing kernel '" + kernel.name + "' " +
+                                       std::to_string(kernel.sharedBytes) +
+                                       " bytes of dynamic shared memory");
+    loaded->kernels[kernel.name] = handle;
+    return Status();
+  };
   for (const Function &function : plan.functions)
     for (const Step &step : function.steps) {
       const auto *kernel = std::get_if<Kernel>(&step);
       if (!kernel)
         continue;
-      CUfunction handle;
-      if (CUresult result = driver.cuModuleGetFunction(&handle, loaded->module,
-                                                       kernel->name.c_str())) {
-        std::string what =
-            "kernel '" + kernel->name + "' of function '" + function.name + "'";
-        if (result == CUDA_ERROR_NOT_FOUND)
-          return Status(CodaErrorUnknownKernel,
-                        what + " is not in kernel image '" + source +
-                            "': " + driver.describe(result));
-        return driver.fail(result, "looking up " + what);
-      }
-      if (kernel->sharedBytes != 0)
-        if (CUresult result = driver.cuFuncSetAttribute(
-                handle, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                int(kernel->sharedBytes)))
-          return driver.fail(result, "allowing kernel '" + kernel->name + "' " +
-                                         std::to_string(kernel->sharedBytes) +
-                                         " bytes of dynamic shared memory");
-      loaded->kernels[kernel->name] = handle;
+      if (Status status = load(function, *kernel))
+        return status;
+      if (kernel->wide)
+        if (Status status = load(function, *kernel->wide))
+          return status;
     }
   module = std::move(loaded);
   return Status();

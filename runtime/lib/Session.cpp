@@ -192,12 +192,30 @@ static bool isSerialLaunchForced() {
   return forced;
 }
 
+/// `kernel`, or the kernel of wide tiles beside it where those fill fewer
+/// rounds of its min(tiles x splits, SMs) CTAs (both are persistent).
+static const Kernel &chooseTiles(const Kernel &kernel, int64_t rows,
+                                 int64_t multiprocessors) {
+  if (!kernel.wide)
+    return kernel;
+  auto tilesOf = [&](const Kernel &candidate) {
+    return (rows + candidate.rowsPerTile - 1) / candidate.rowsPerTile *
+           candidate.tilesN;
+  };
+  int64_t tiles = tilesOf(kernel);
+  int64_t ctas = std::min(tiles * kernel.splits, multiprocessors);
+  auto rounds = [&](int64_t count) { return (count + ctas - 1) / ctas; };
+  return rounds(tilesOf(*kernel.wide)) < rounds(tiles) ? *kernel.wide : kernel;
+}
+
 Status Session::launchKernel(const Driver &driver, const Module &module,
-                             const Kernel &kernel, int64_t rows,
+                             const Kernel &tallKernel, int64_t rows,
                              CUstream stream) {
-  int64_t kernelRows = kernel.getRows(rows);
+  int64_t kernelRows = tallKernel.getRows(rows);
   if (kernelRows == 0)
     return Status();
+  const Kernel &kernel =
+      chooseTiles(tallKernel, kernelRows, module.getMultiprocessorCount());
 
   // Each parameter points at its value; cuLaunchKernelEx copies them.
   std::vector<int32_t> rowValues(kernel.arguments.size());

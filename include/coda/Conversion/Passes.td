@@ -252,19 +252,22 @@ def CodaPlanKernelsPass : Pass<"coda-plan-kernels", "::mlir::ModuleOp"> {
       then takes the parts that pay for their partials at its row count
       and grid. 1 for every other GEMM. A plan may pin it (1, 2, 4 or 8,
       cooperative only).
-    * `wide_tiles`: whether a launch may take 128 x 256 tiles (each
-      consumer's two m64 slabs side by side) where they fill fewer rounds
-      of its grid than 256 x 128 tiles: 4097 rows by 2048 columns are 272
-      tiles of 256 x 128 (3 rounds of 132 SMs, the third of one-row tiles)
-      and 264 of 128 x 256 (2 rounds). Set for GEMMs over the rows with two
-      consumers per tile (cooperative or with an epilogue warpgroup), one
-      weight box, an output width that is a multiple of 256, and concat
-      pieces and weights on 256-column boundaries, except where
-      the last row tile splits with weights read MN-major or a partial
-      reduces rows to a maximum or log-sum-exp (both spilled), and for a
-      static row count only where wide tiles win at it (`bench/NOTES.md`
-      §92). A plan may pin it; `true` where the kernel cannot is an error
-      that names the reason.
+    * `wide_tiles`: whether the GEMM's launches may take 128 x 256 tiles
+      (each consumer's two m64 slabs side by side) where they fill fewer
+      rounds of the grid than 256 x 128 tiles: 4097 rows by 2048 columns
+      are 272 tiles of 256 x 128 (3 rounds of 132 SMs, the third of
+      one-row tiles) and 264 of 128 x 256 (2 rounds). Over a dynamic row
+      count `--convert-coda-to-gpu` emits a kernel of wide tiles
+      (`NAME_wide`) beside the tall one, which the runtime launches where
+      it fills fewer rounds; over a static one the planner sets it only
+      where wide tiles win, and that kernel is the only one. Set for GEMMs
+      over the rows with two consumers per tile (cooperative or with an
+      epilogue warpgroup), one weight box, an output width that is a
+      multiple of 256, and concat pieces and weights on 256-column
+      boundaries, except where a partial reduces rows to a maximum or
+      log-sum-exp (its kernel of wide tiles spilled; `bench/NOTES.md`
+      §92-§93). A plan may pin it; `true` where the kernel cannot is an
+      error that names the reason.
     * `group_rows`: the row tiles that sweep the column tiles together in
       the whole tiles' order, so that a wave's CTAs share their A rows and
       weight boxes in L2: the option's (8 by default), or the plan's when

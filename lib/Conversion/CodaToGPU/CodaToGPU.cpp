@@ -24,6 +24,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <deque>
+
 namespace mlir::coda {
 #define GEN_PASS_DEF_CONVERTCODATOGPUPASS
 #include "coda/Conversion/Passes.h.inc"
@@ -41,12 +43,12 @@ static constexpr llvm::StringLiteral kKernelModuleName = "coda_kernels";
 /// dynamic shared memory, whether the grid is persistent (grid.x =
 /// min(tiles x splits, SMs), else grid = (ceil(M / rows_per_tile),
 /// tiles_n)), a split kernel's splits and scratch_bytes, and
-/// for a GEMM the row extent of each tensor map's box (A first, then each
-/// weight; boxes are 64 elements wide) and of each result's (0: the result
-/// is a pointer).
-static DictionaryAttr
-getLaunchAttr(OpBuilder &builder, Operation *op,
-              const llvm::DenseMap<Operation *, GemmKernelPlan> &plans) {
+/// for a GEMM (of kernel plan `plan`) the row extent of each tensor map's
+/// box (A first, then each weight; boxes are 64 elements wide) and of each
+/// result's (0: the result is a pointer), and for wide tiles the 128-column
+/// tiles its partials have a column each for (partial_columns).
+static DictionaryAttr getLaunchAttr(OpBuilder &builder, Operation *op,
+                                    const GemmKernelPlan *plan) {
   SmallVector<NamedAttribute> fields;
   auto add = [&](StringRef name, int64_t value) {
     fields.push_back(
@@ -55,8 +57,7 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
   // Every kernel waits for the grids before it (emitGridDependencyWait).
   fields.push_back(
       builder.getNamedAttr("dependent_launch", builder.getBoolAttr(true)));
-  auto it = plans.find(op);
-  if (it == plans.end()) {
+  if (!plan) {
     // A warp per row (reductions of partials, statistics, norms, row-sum
     // maps), a warp per block of rows (norm gradients: the grid is
     // the partials' rows), a CTA per row (elementwise maps) or per 32
@@ -97,20 +98,20 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
     add("tiles_n", tilesN);
     return builder.getDictionaryAttr(fields);
   }
-  const GemmKernelPlan &plan = it->second;
-  add("block", plan.threads());
+  add("block", plan->threads());
   fields.push_back(
       builder.getNamedAttr("persistent", builder.getBoolAttr(true)));
-  add("rows_per_tile", plan.tileM());
+  add("rows_per_tile", plan->tileRows());
   fields.push_back(builder.getNamedAttr(
-      "schedule", builder.getStringAttr(stringifyGemmSchedule(plan.schedule))));
-  add("shared_bytes", plan.sharedBytes());
-  add("stages", plan.stages);
+      "schedule",
+      builder.getStringAttr(stringifyGemmSchedule(plan->schedule))));
+  add("shared_bytes", plan->sharedBytes());
+  add("stages", plan->stages);
   auto gemm = cast<GemmOp>(op);
-  SmallVector<int64_t> boxRows(gemm.getNumProducts(), plan.aMapRows());
-  boxRows.append(gemm.getB().size(), plan.weightMapRows());
+  SmallVector<int64_t> boxRows(gemm.getNumProducts(), plan->aMapRows());
+  boxRows.append(gemm.getB().size(), plan->weightMapRows());
   // Then each product's `a` again, in the boxes of one m64 slab.
-  if (plan.loadsSlabBoxes())
+  if (plan->loadsSlabBoxes())
     boxRows.append(gemm.getNumProducts(), 64);
   fields.push_back(builder.getNamedAttr("tensor_map_rows",
                                         builder.getDenseI64ArrayAttr(boxRows)));
@@ -120,22 +121,19 @@ getLaunchAttr(OpBuilder &builder, Operation *op,
     return builder.getDenseI64ArrayAttr(llvm::map_to_vector(
         mapped, [](bool isMapped) -> int64_t { return isMapped ? 64 : 0; }));
   };
-  fields.push_back(
-      builder.getNamedAttr("input_tensor_map_rows", boxRowsOf(plan.boxInputs)));
+  fields.push_back(builder.getNamedAttr("input_tensor_map_rows",
+                                        boxRowsOf(plan->boxInputs)));
   fields.push_back(builder.getNamedAttr("result_tensor_map_rows",
-                                        boxRowsOf(plan.resultsStoredByTma())));
-  add("tiles_n", plan.nTiles());
+                                        boxRowsOf(plan->resultsStoredByTma())));
+  add("tiles_n", plan->columnTiles());
+  if (plan->wide)
+    add("partial_columns", plan->nTiles());
   // A split kernel runs up to splits units per tile and needs zeroed
   // scratch that outlives the launch (its counters return to zero).
-  if (plan.splits > 1) {
-    add("splits", plan.splits);
-    add("scratch_bytes", plan.scratchBytes());
+  if (plan->splits > 1) {
+    add("splits", plan->splits);
+    add("scratch_bytes", plan->scratchBytes());
   }
-  // A launch may take its tiles as half the rows by twice the columns; the
-  // grid is the same (a note for readers of the plan, not the runtime's).
-  if (plan.widens)
-    fields.push_back(
-        builder.getNamedAttr("wide_tiles", builder.getBoolAttr(true)));
   return builder.getDictionaryAttr(fields);
 }
 
@@ -249,14 +247,37 @@ struct ConvertCodaToGPUPass
         TypeAttr::get(MemRefType::get({0}, builder.getI8Type(),
                                       MemRefLayoutAttrInterface(), workgroup)),
         Attribute(), UnitAttr(), builder.getI64IntegerAttr(1024));
+    // The plans of the kernels of wide tiles (GemmKernelPlan::wideKernel).
+    std::deque<GemmKernelPlan> widePlans;
     for (auto &[func, kernelOps] : work) {
       unsigned gemms = 0, reductions = 0, norms = 0, maps = 0, rowKernels = 0,
                losses = 0;
       for (Operation *op : kernelOps) {
         std::string kernelName = func.getSymName().str();
+        const GemmKernelPlan *plan = nullptr;
         if (auto gemm = dyn_cast<GemmOp>(op)) {
           kernelName += "_gemm" + std::to_string(gemms++);
-          emitGemmKernel(builder, gemm, kernelName, plans[op]);
+          plan = &plans[op];
+          // Over a static row count the planner widens only where wide
+          // tiles fill fewer rounds: they replace the tall ones. Over a
+          // dynamic one, the wide kernel stands beside the tall one, for the
+          // runtime to launch where its tiles fill fewer rounds.
+          bool dynamicRows =
+              cast<RankedTensorType>(gemm.getA().front().getType())
+                  .isDynamicDim(0);
+          if (plan->widens) {
+            widePlans.push_back(plan->wideKernel());
+            if (!dynamicRows)
+              plan = &widePlans.back();
+          }
+          emitGemmKernel(builder, gemm, kernelName, *plan);
+          if (plan->widens && dynamicRows) {
+            std::string wideName = kernelName + "_wide";
+            emitGemmKernel(builder, gemm, wideName, widePlans.back());
+            NamedAttrList wide(getLaunchAttr(builder, op, &widePlans.back()));
+            wide.set("name", builder.getStringAttr(wideName));
+            op->setAttr("coda.wide_launch", wide.getDictionary(context));
+          }
         } else if (auto statistics = dyn_cast<NormStatisticsOp>(op)) {
           kernelName += "_norm" + std::to_string(norms++);
           emitStatisticsKernel(builder, statistics, kernelName);
@@ -281,7 +302,7 @@ struct ConvertCodaToGPUPass
             "coda.kernel",
             SymbolRefAttr::get(builder.getStringAttr(kKernelModuleName),
                                {FlatSymbolRefAttr::get(context, kernelName)}));
-        op->setAttr("coda.launch", getLaunchAttr(builder, op, plans));
+        op->setAttr("coda.launch", getLaunchAttr(builder, op, plan));
       }
     }
   }

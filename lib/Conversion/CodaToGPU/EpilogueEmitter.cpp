@@ -316,8 +316,8 @@ static Value threadRow(OpBuilder &b, Location loc, const TileShape &shape,
 RowInputValues mlir::coda::loadRowInputs(OpBuilder &b, Location loc,
                                          GemmOp gemm,
                                          const GemmKernelPlan &plan,
-                                         const TileShape &shape, Value rowBase,
-                                         Value rows, ValueRange inputs) {
+                                         Value rowBase, Value rows,
+                                         ValueRange inputs) {
   RowInputValues values(gemm.getInputs().size());
   Value last = arith::SubIOp::create(b, loc, rows,
                                      arith::ConstantIndexOp::create(b, loc, 1));
@@ -326,18 +326,19 @@ RowInputValues mlir::coda::loadRowInputs(OpBuilder &b, Location loc,
     if (!isPerRow(argument) || argument.use_empty())
       continue;
     // Each slab's rows of a 256-row tile, whose addresses are one base and
-    // immediates; a wide tile's second slab takes its first slab's.
+    // immediates; a wide tile's second slab has its first slab's rows.
     for (int64_t slab = 0; slab < plan.slabs; ++slab)
       for (int64_t half = 0; half < 2; ++half) {
+        if (slab > 0 && plan.wide) {
+          values[input].push_back(values[input][half]);
+          continue;
+        }
         Value row = arith::AddIOp::create(
             b, loc, rowBase,
             arith::ConstantIndexOp::create(b, loc, 64 * slab + 8 * half));
         Value value = loadWidened(
             b, loc, inputs[input], getElementTypeOrSelf(operand.getType()),
             arith::MinUIOp::create(b, loc, row, last), 1)[0];
-        if (slab > 0 && plan.widens)
-          value = arith::SelectOp::create(b, loc, shape.wide,
-                                          values[input][half], value);
         values[input].push_back(value);
       }
   }

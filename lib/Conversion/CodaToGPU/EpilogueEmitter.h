@@ -30,13 +30,14 @@ struct InputBoxes {
 /// and lower row of each slab); empty for the other inputs.
 using RowInputValues = SmallVector<SmallVector<Value, 4>>;
 
-/// Loads the per-row inputs of `gemm`'s epilogue at the thread's rows, row
-/// 8 · half of each slab from `rowBase` in a tile of shape `shape` (clamped
-/// to the last of `rows`), from the kernel's input pointers `inputs`:
-/// issued before a tile's mainloop, their latency is spent under it.
+/// Loads the per-row inputs of `gemm`'s epilogue at the thread's rows,
+/// `rowBase` + 64 · slab + 8 · half (a wide tile's slabs share their rows;
+/// clamped to the last of `rows`), from the kernel's input pointers
+/// `inputs`: issued before a tile's mainloop, their latency is spent under
+/// it.
 RowInputValues loadRowInputs(OpBuilder &builder, Location loc, GemmOp gemm,
-                             const GemmKernelPlan &plan, const TileShape &shape,
-                             Value rowBase, Value rows, ValueRange inputs);
+                             const GemmKernelPlan &plan, Value rowBase,
+                             Value rows, ValueRange inputs);
 
 /// What one consumer warpgroup's epilogue works on.
 struct EpilogueFrame {

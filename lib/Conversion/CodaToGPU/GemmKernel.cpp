@@ -47,15 +47,14 @@
 //   buffer per consumer and TMA stores (OutputStaging) when the ring leaves
 //   room for it.
 //
-// Wide tiles (plan.widens): a launch whose 256 x 128 tiles would fill more
-// rounds of its grid than 128 x 256 tiles takes the latter (TileSchedule,
-// TileShape). Each consumer then has one m64 slab of rows at both column
-// halves: its slab s reads the tile's A rows of that consumer and B box s.
-// The producer loads A as two 64-row boxes into the first half of the
-// slot's A box, the first 128 columns' B box into the slot's B box, and,
-// predicated on the shape, the second 128 columns' into the second half of
-// the A box. Every role derives the shape where it uses it from one value
-// held across its loop. A wide launch splits nothing.
+// Wide tiles (plan.wide: the kernel beside a tall one that the runtime
+// launches where 128 x 256 tiles fill fewer rounds of the grid than 256 x
+// 128 ones; TileSchedule, TileShape): each consumer has one m64 slab of
+// rows at both column halves, its slab s reading the tile's A rows of that
+// consumer and B box s. The producer loads A as two 64-row boxes into the
+// first half of the slot's A box, the first 128 columns' B box into the
+// slot's B box and the second 128 columns' into the second half of the A
+// box. Such a kernel splits nothing.
 //
 // After its setup (mbarriers, tensor-map prefetch) every thread waits for
 // the grids before this one to finish (emitGridDependencyWait), so the
@@ -198,14 +197,12 @@ private:
         index(plan.aBoxBytes() / 2 + box * plan.bBoxBytes()));
   }
   /// The B box that slab `slab`'s accumulators of box `box` read in
-  /// `slot`, in tiles of `shape`: the slot's, but a wide tile's second slab
-  /// reads its second 128 columns' (secondColumnsOffset).
-  Value weightBoxOffset(Value slot, int64_t slab, int64_t box,
-                        const TileShape &shape) {
-    if (slab == 0 || !plan.widens)
+  /// `slot`: the slot's, but a wide tile's second slab reads its second 128
+  /// columns' (secondColumnsOffset).
+  Value weightBoxOffset(Value slot, int64_t slab, int64_t box) {
+    if (slab == 0 || !plan.wide)
       return bOffset(slot, box);
-    return arith::SelectOp::create(
-        b, loc, shape.wide, secondColumnsOffset(slot, box), bOffset(slot, box));
+    return secondColumnsOffset(slot, box);
   }
   Value view(Value byteOffset, int64_t rows, Type element = {});
   /// The shared-memory matrix descriptor of the box at `byteOffset`:
@@ -254,8 +251,8 @@ private:
   /// shared memory, counted on barrier `slot` of `barriers` (the ring's
   /// `full` by default).
   void loadBox(Value map, ValueRange coordinates, Value byteOffset,
-               int64_t rows, Value slot, Type element = {}, Value barriers = {},
-               Value predicate = {});
+               int64_t rows, Value slot, Type element = {},
+               Value barriers = {});
   /// The TMA loads of one consumer's m64 slab of epilogue input `map`: its
   /// 64 rows from `row` by the tile's 128 columns from `n0`, as two 64 x 64
   /// boxes from `byteOffset`, counted on barrier `slot` of `barriers` (the
@@ -266,20 +263,18 @@ private:
   /// `slot`: A's box and the B boxes of `sources`, one (map, row) per box
   /// of each product. Where `slabs` is set (plan.loadsSlabBoxes), a tile
   /// with `slabs` below its m64 slabs loads only its first `slabs` slabs of
-  /// A, one box of 64 rows each. A wide tile (`shape`) also loads the B
-  /// boxes of its second 128 columns.
+  /// A, one box of 64 rows each. A wide tile also loads the B boxes of its
+  /// second 128 columns.
   void loadKTile(Value slot, Value kTile, Value m0, Value slabs,
-                 ArrayRef<SmallVector<std::pair<Value, Value>>> sources,
-                 const TileShape &shape);
+                 ArrayRef<SmallVector<std::pair<Value, Value>>> sources);
   /// A's part of a k-tile at column `k`, from the map at `pointer` (and,
   /// for a tile of fewer `slabs`, the 64-row map at `slabPointer`).
   void loadA(Value slot, Value k, Value m0, Value slabs, Value pointer,
              Value slabPointer);
   /// The weights' part of a k-tile at row `k`: one (map, first row) per B
-  /// box, into the shared-memory byte offsets `offsets`; only where
-  /// `predicate` holds, if given.
+  /// box, into the shared-memory byte offsets `offsets`.
   void loadWeights(Value slot, Value k, ArrayRef<std::pair<Value, Value>> boxes,
-                   ArrayRef<Value> offsets, Value predicate = {});
+                   ArrayRef<Value> offsets);
   /// Slot and phase of step `g` of the ring.
   std::pair<Value, Value> ringPosition(Value g);
   /// The producer's side of step `g`: waits until its slot is empty (from
@@ -329,10 +324,9 @@ private:
   /// M: its accumulators hold no row's values, which the epilogue leaves
   /// out, and it only waits for the other k-tiles and releases them).
   /// `onIssued` runs once every wgmma is issued, before the last ones retire.
-  /// Returns the accumulators, [slab][box], of a tile of `shape`.
+  /// Returns the accumulators, [slab][box].
   SmallVector<Value> buildMainloop(Value first, Value kTiles, Value issued,
                                    Value aRows, Value lane, ValueRange carried,
-                                   const TileShape &shape,
                                    function_ref<void()> onIssued);
 
   OpBuilder &b;
@@ -550,10 +544,10 @@ std::pair<Value, Value> GemmKernelBuilder::boxSource(Value n0, int64_t box,
 
 void GemmKernelBuilder::loadBox(Value map, ValueRange coordinates,
                                 Value byteOffset, int64_t rows, Value slot,
-                                Type element, Value barriers, Value predicate) {
+                                Type element, Value barriers) {
   nvgpu::TmaAsyncLoadOp::create(b, loc, view(byteOffset, rows, element),
                                 barriers ? barriers : full, map, coordinates,
-                                slot, Value(), predicate);
+                                slot, Value(), Value());
 }
 
 void GemmKernelBuilder::loadInputSlab(Value map, Value n0, Value row,
@@ -631,13 +625,13 @@ void GemmKernelBuilder::loadA(Value slot, Value k, Value m0, Value slabs,
 
 void GemmKernelBuilder::loadWeights(Value slot, Value k,
                                     ArrayRef<std::pair<Value, Value>> boxes,
-                                    ArrayRef<Value> offsets, Value predicate) {
+                                    ArrayRef<Value> offsets) {
   for (auto [source, offset] : llvm::zip_equal(boxes, offsets)) {
     Value map = UnrealizedConversionCastOp::create(
                     b, loc, mapType(plan.weightMapRows()), source.first)
                     .getResult(0);
     if (!plan.weightsMNMajor) {
-      loadBox(map, {k, source.second}, offset, kTileN, slot, {}, {}, predicate);
+      loadBox(map, {k, source.second}, offset, kTileN, slot);
       continue;
     }
     // A [K, N] weight: the box's 128 columns as two boxes of 64 k-rows by
@@ -649,14 +643,13 @@ void GemmKernelBuilder::loadWeights(Value slot, Value k,
            k},
           arith::AddIOp::create(b, loc, offset,
                                 index(half * kMNMajorAtomBytes)),
-          kTileK, slot, {}, {}, predicate);
+          kTileK, slot);
   }
 }
 
 void GemmKernelBuilder::loadKTile(
     Value slot, Value kTile, Value m0, Value slabs,
-    ArrayRef<SmallVector<std::pair<Value, Value>>> sources,
-    const TileShape &shape) {
+    ArrayRef<SmallVector<std::pair<Value, Value>>> sources) {
   // The product the k-tile belongs to, its maps, and the k-tile within it.
   Value aPointer = aMaps.front();
   Value aSlabPointer = aSlabMaps.empty() ? Value() : aSlabMaps.front();
@@ -689,11 +682,10 @@ void GemmKernelBuilder::loadKTile(
   for (int64_t box = 0; box < plan.boxes; ++box)
     offsets.push_back(bOffset(slot, box));
   loadWeights(slot, k, boxes, offsets);
-  if (!plan.widens)
+  if (!plan.wide)
     return;
   // A wide tile's second 128 columns: the next 128 rows of the same weights
-  // (the plan widens only where weights meet on 256-column boundaries),
-  // loaded where the tile is wide.
+  // (the plan widens only where weights meet on 256-column boundaries).
   SmallVector<std::pair<Value, Value>> secondBoxes;
   SmallVector<Value> secondOffsets;
   for (auto [box, source] : llvm::enumerate(boxes)) {
@@ -702,7 +694,7 @@ void GemmKernelBuilder::loadKTile(
          arith::AddIOp::create(b, loc, source.second, index(kTileN))});
     secondOffsets.push_back(secondColumnsOffset(slot, box));
   }
-  loadWeights(slot, k, secondBoxes, secondOffsets, shape.wide);
+  loadWeights(slot, k, secondBoxes, secondOffsets);
 }
 
 void GemmKernelBuilder::buildProducer() {
@@ -733,12 +725,9 @@ void GemmKernelBuilder::buildProducer() {
                 index(plan.stageBytes() - plan.aBoxBytes()));
           }
           // A wide tile's second 128 columns take B boxes of their own.
-          if (plan.widens)
+          if (plan.wide)
             kTileBytes = arith::AddIOp::create(
-                b, loc, kTileBytes,
-                arith::SelectOp::create(b, loc, unit.shape.wide,
-                                        index(plan.boxes * plan.bBoxBytes()),
-                                        index(0)));
+                b, loc, kTileBytes, index(plan.boxes * plan.bBoxBytes()));
           SmallVector<SmallVector<std::pair<Value, Value>>> sources(
               aMaps.size());
           for (auto [product, boxes] : llvm::enumerate(sources))
@@ -750,7 +739,7 @@ void GemmKernelBuilder::buildProducer() {
                 Value g = arith::AddIOp::create(b, loc, unit.first, step);
                 Value slot = fillSlot(g, kTileBytes);
                 loadKTile(slot, arith::AddIOp::create(b, loc, kStart, step), m0,
-                          slabs, sources, schedule->shapeOf());
+                          slabs, sources);
                 scf::YieldOp::create(b, loc);
               });
           // The epilogue inputs' steps: per slab, per input, every
@@ -784,9 +773,10 @@ void GemmKernelBuilder::buildProducer() {
   });
 }
 
-SmallVector<Value> GemmKernelBuilder::buildMainloop(
-    Value first, Value kTiles, Value issued, Value aRows, Value lane,
-    ValueRange carried, const TileShape &shape, function_ref<void()> onIssued) {
+SmallVector<Value>
+GemmKernelBuilder::buildMainloop(Value first, Value kTiles, Value issued,
+                                 Value aRows, Value lane, ValueRange carried,
+                                 function_ref<void()> onIssued) {
   MLIRContext *context = b.getContext();
   auto wgmmaType =
       elementType.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
@@ -810,21 +800,19 @@ SmallVector<Value> GemmKernelBuilder::buildMainloop(
                                    : descriptor(aStart, plan.tileM());
     // Per slab, its A rows (the slab's 8 KiB, +512 in the address field;
     // the same rows in a wide tile) and the B boxes it reads, [slab][box]
-    // (one set for every slab unless the plan widens).
+    // (one set for every slab unless the tiles are wide).
     SmallVector<Value> slabA{descA};
     SmallVector<Value> descB;
     for (int64_t slab = 0; slab < plan.slabs; ++slab) {
       if (slab > 0)
-        slabA.push_back(arith::AddIOp::create(
-            b, loc, descA,
-            plan.widens ? arith::SelectOp::create(b, loc, shape.wide, i64(0),
-                                                  i64(512 * slab))
-                              .getResult()
-                        : i64(512 * slab)));
-      if (slab > 0 && !plan.widens)
+        slabA.push_back(
+            plan.wide ? descA
+                      : arith::AddIOp::create(b, loc, descA, i64(512 * slab))
+                            .getResult());
+      if (slab > 0 && !plan.wide)
         continue;
       for (int64_t box = 0; box < plan.boxes; ++box) {
-        Value offset = weightBoxOffset(slot, slab, box, shape);
+        Value offset = weightBoxOffset(slot, slab, box);
         descB.push_back(plan.weightsMNMajor ? mnMajorDescriptor(offset)
                                             : descriptor(offset, kTileN));
       }
@@ -841,7 +829,7 @@ SmallVector<Value> GemmKernelBuilder::buildMainloop(
               b, loc, slabA[slab], i64((plan.reducesRows ? 128 : 2) * step));
           // MN-major, a k16 step is 16 rows of 128 bytes (+128).
           Value bb = arith::AddIOp::create(
-              b, loc, descB[(plan.widens ? slab * plan.boxes : 0) + box],
+              b, loc, descB[(plan.wide ? slab * plan.boxes : 0) + box],
               i64((plan.weightsMNMajor ? 128 : 2) * step));
           auto scale = overwrite && step == 0 ? NVVM::WGMMAScaleOut::zero
                                               : NVVM::WGMMAScaleOut::one;
@@ -914,6 +902,13 @@ void GemmKernelBuilder::buildConsumer() {
   FragmentThread place = fragmentThread();
   Value thread = place.thread, lane = place.lane, rowInSlab = place.rowInSlab;
   bool pingPong = plan.schedule == GemmSchedule::PingPong;
+  // Cooperative: the consumer's rows within the tile (slabs of 64 rows of
+  // 128 bytes in the A box; one slab in a wide tile); ping-pong: its own
+  // tiles, every other one.
+  Value rowOffset =
+      pingPong ? index(0)
+               : arith::MulIOp::create(b, loc, consumer,
+                                       index(plan.wide ? 64 : plan.slabs * 64));
   Value units = schedule->getCtaUnits();
   if (pingPong)
     units = arith::DivUIOp::create(
@@ -964,25 +959,12 @@ void GemmKernelBuilder::buildConsumer() {
         }
         TileSchedule::Unit unit = schedule->unitAt(ordinal);
         Value m0 = unit.m0, n0 = unit.n0, first = unit.first;
-        // Cooperative: the consumer's rows within the tile (slabs of 64 rows
-        // of 128 bytes in the A box); ping-pong: its own tiles, every other
-        // one. Derived from the shape where they are used, so that they are
-        // not held across the mainloop.
-        auto rowOffsetIn = [&](const TileShape &shape) -> Value {
-          return pingPong ? index(0)
-                          : arith::MulIOp::create(b, loc, consumer,
-                                                  shape.consumerRows);
-        };
-        auto firstRowIn = [&](const TileShape &shape) -> Value {
-          return arith::AddIOp::create(b, loc, m0, rowOffsetIn(shape));
-        };
-        Value rowBase =
-            arith::AddIOp::create(b, loc, firstRowIn(unit.shape), rowInSlab);
+        Value firstRow = arith::AddIOp::create(b, loc, m0, rowOffset);
+        Value rowBase = arith::AddIOp::create(b, loc, firstRow, rowInSlab);
         // Loaded before the mainloop, which hides their latency.
         RowInputValues rowInputs;
         if (!plan.hasEpilogueWarpgroup())
-          rowInputs = loadRowInputs(b, loc, gemm, plan, unit.shape, rowBase,
-                                    rows, inputs);
+          rowInputs = loadRowInputs(b, loc, gemm, plan, rowBase, rows, inputs);
         // Ping-pong: once this tile's wgmma are issued, the other consumer
         // may issue its next tile's; they queue behind these.
         auto passTurn = [&] {
@@ -1001,24 +983,20 @@ void GemmKernelBuilder::buildConsumer() {
         // divide its static rows has none.
         Value issued = unit.kTiles;
         if (!plan.reducesRows || plan.outputRows % plan.tileM() != 0) {
-          Value hasRows =
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                    firstRowIn(unit.shape), rows);
+          Value hasRows = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult, firstRow, rows);
           issued =
               arith::SelectOp::create(b, loc, hasRows, unit.kTiles, index(1));
         }
-        TileShape mainloopShape = schedule->shapeOf();
         SmallVector<Value> accumulators =
             buildMainloop(first, unit.kTiles, issued,
-                          arith::MulIOp::create(
-                              b, loc, rowOffsetIn(mainloopShape), index(128)),
-                          lane, carried, mainloopShape, passTurn);
+                          arith::MulIOp::create(b, loc, rowOffset, index(128)),
+                          lane, carried, passTurn);
 
         auto runEpilogue = [&](ArrayRef<Value> accumulators) {
           EpilogueFrame frame;
-          frame.shape = schedule->shapeOf();
-          Value firstRow = firstRowIn(frame.shape);
-          frame.rowBase = arith::AddIOp::create(b, loc, firstRow, rowInSlab);
+          frame.shape = unit.shape;
+          frame.rowBase = rowBase;
           frame.n0 = n0;
           frame.lane = lane;
           frame.quad = arith::RemUIOp::create(b, loc, lane, index(4));
@@ -1090,7 +1068,7 @@ void GemmKernelBuilder::buildConsumer() {
                                thread,
                                leader,
                                barrier,
-                               firstRowIn(schedule->shapeOf()),
+                               firstRow,
                                rows};
           // A whole tile runs the epilogue on its own accumulators.
           SmallVector<Type> types{b.getI1Type()};
@@ -1311,8 +1289,8 @@ void GemmKernelBuilder::buildEpilogueWarpgroup() {
               frame.rows = rows;
               frame.inputs = inputs;
               frame.outputs = outputs;
-              frame.rowInputs = loadRowInputs(b, loc, gemm, plan, frame.shape,
-                                              frame.rowBase, rows, inputs);
+              frame.rowInputs = loadRowInputs(b, loc, gemm, plan, frame.rowBase,
+                                              rows, inputs);
               frame.staging.maps = resultMaps;
               // Its tile inputs by TMA, a slab at a time into one buffer:
               // plan.slabs fills per tile and consumer, and the buffer is

@@ -491,13 +491,11 @@ static LogicalResult planSplits(GemmOp gemm, std::optional<int64_t> pinned,
 /// epilogue warpgroup) with one B box per slab, an output width that is a
 /// multiple of 256 (no half of a tile past it), concat pieces, weights and
 /// accumulator shifts on 256-column boundaries (both halves of a wide tile
-/// in one epilogue range and one weight), weights
-/// read K-major where the last row tile splits, and no maximum or
-/// log-sum-exp partial. The last two kinds spilled: the second B boxes of a
-/// split kernel's MN-major weights (two TMA boxes each) in the producer, and
-/// a second pass over every accumulator beside the wide tile's columns.
-/// Unpinned, a static row count widens only where wide tiles take fewer
-/// rounds of kPlannedMultiprocessors at it.
+/// in one epilogue range and one weight), and no maximum or log-sum-exp
+/// partial (its second pass over every accumulator spilled 40 bytes in the
+/// LM head's kernel of wide tiles). Unpinned, a static row count widens
+/// only where wide tiles take fewer rounds of kPlannedMultiprocessors at
+/// it.
 static LogicalResult planWideTiles(GemmOp gemm, std::optional<bool> pinned,
                                    GemmKernelPlan &plan) {
   std::string reason;
@@ -531,11 +529,6 @@ static LogicalResult planWideTiles(GemmOp gemm, std::optional<bool> pinned,
     os << "weights and accumulator shifts on " << 2 * kTileN
        << "-column boundaries (a wide tile's second 128 columns are the next "
           "128 rows of its first's weight)";
-  else if (plan.splits > 1 && plan.weightsMNMajor)
-    os << "weights read K-major where the last row tile splits, got "
-          "b_layout = \"kn\" and splits = "
-       << plan.splits
-       << " (the wide tile's second weight boxes spilled the producer)";
   else if (llvm::any_of(
                cast<YieldOp>(gemm.getBody().getTerminator()).getValues(),
                [](Value value) {

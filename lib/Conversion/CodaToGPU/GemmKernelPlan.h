@@ -184,12 +184,29 @@ struct GemmKernelPlan {
   /// sweep the column tiles over the group's rows together, so that they
   /// share its A rows and each column tile's weight boxes in L2.
   int64_t groupRows = kDefaultGroupRows;
-  /// Whether a launch may take its tiles as 128 rows by 256 columns, each
-  /// consumer's two m64 slabs side by side (TileShape), where those fill
-  /// fewer rounds of its grid than 256 x 128 tiles (bench/NOTES.md §92). A
-  /// wide tile's A is two 64-row boxes in the first half of the slot's A
-  /// box, its second 128 columns' B box in the second half.
+  /// Whether the GEMM's launches may take 128 x 256 tiles where those fill
+  /// fewer rounds of the grid than 256 x 128 tiles (bench/NOTES.md §92-§93):
+  /// over a dynamic row count, a kernel of wide tiles beside the tall one,
+  /// the runtime launching whichever fills fewer rounds; over a static row
+  /// count (where wide tiles fill fewer), the wide kernel alone.
   bool widens = false;
+  /// Whether this kernel's tiles are 128 rows by 256 columns, each
+  /// consumer's two m64 slabs side by side (TileShape). A wide tile's A is
+  /// two 64-row boxes in the first half of the slot's A box, its second 128
+  /// columns' B box in the second half; it splits nothing.
+  bool wide = false;
+
+  /// The plan of the kernel of wide tiles (`wide`) beside this one.
+  GemmKernelPlan wideKernel() const {
+    GemmKernelPlan widePlan = *this;
+    widePlan.wide = true;
+    widePlan.splits = 1;
+    return widePlan;
+  }
+  /// The rows and columns of a tile, and the column tiles of the output.
+  int64_t tileRows() const { return wide ? tileM() / 2 : tileM(); }
+  int64_t tileColumns() const { return wide ? 2 * kTileN : kTileN; }
+  int64_t columnTiles() const { return wide ? nTiles() / 2 : nTiles(); }
 
   /// Consumer warpgroups per tile, and the rows of a tile.
   int64_t consumersPerTile() const {

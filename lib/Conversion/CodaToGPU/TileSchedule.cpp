@@ -6,8 +6,6 @@
 
 #include "TileSchedule.h"
 
-#include "KernelFunction.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -18,35 +16,15 @@ TileSchedule::TileSchedule(OpBuilder &builder, Location loc,
                            const GemmKernelPlan &plan, Value rows,
                            Value allKTiles)
     : b(builder), loc(loc), plan(plan), rows(rows), allKTiles(allKTiles) {
-  // The CTA's units: ceil(M / tileM) x nTiles tiles, the split ones
+  // The CTA's units: ceil(M / tile rows) x column tiles, the split ones
   // times the splits, every gridDim.x-th.
   rowTiles = arith::DivUIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, rows, index(plan.tileM() - 1)),
-      index(plan.tileM()));
-  tiles = arith::MulIOp::create(b, loc, rowTiles, index(plan.nTiles()));
+      b, loc, arith::AddIOp::create(b, loc, rows, index(plan.tileRows() - 1)),
+      index(plan.tileRows()));
+  tiles = arith::MulIOp::create(b, loc, rowTiles, index(plan.columnTiles()));
   cta = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   ctas = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-  if (!plan.widens) {
-    splitCount = plan.splits > 1 ? chooseSplits() : index(1);
-  } else {
-    // 128 x 256 tiles where they take fewer rounds of the grid; the grid
-    // (min(tiles, SMs) of 256 x 128) has fewer CTAs than tiles then.
-    Value wideRowTiles = ceilDiv(rows, index(plan.tileM() / 2));
-    Value wideTiles =
-        arith::MulIOp::create(b, loc, wideRowTiles, index(plan.nTiles() / 2));
-    Value wide =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                              ceilDiv(wideTiles, ctas), ceilDiv(tiles, ctas));
-    wideBit = arith::ExtUIOp::create(b, loc, b.getI32Type(), wide);
-    // A wide launch splits nothing; the splits are chosen for tall tiles.
-    if (plan.splits > 1)
-      splitCount =
-          arith::SelectOp::create(b, loc, wide, index(1), chooseSplits());
-    else
-      splitCount = index(1);
-    rowTiles = arith::SelectOp::create(b, loc, wide, wideRowTiles, rowTiles);
-    tiles = arith::SelectOp::create(b, loc, wide, wideTiles, tiles);
-  }
+  splitCount = plan.splits > 1 ? chooseSplits() : index(1);
   splitKTiles = ceilDiv(allKTiles, splitCount);
   if (plan.reducesRows) {
     wholeRowTiles = index(0);
@@ -61,9 +39,8 @@ TileSchedule::TileSchedule(OpBuilder &builder, Location loc,
         b, loc, split, arith::SubIOp::create(b, loc, rowTiles, index(1)),
         rowTiles);
   }
-  wholeTiles = arith::MulIOp::create(b, loc, wholeRowTiles,
-                                     plan.widens ? shapeOf().columnTiles
-                                                 : index(plan.nTiles()));
+  wholeTiles =
+      arith::MulIOp::create(b, loc, wholeRowTiles, index(plan.columnTiles()));
   splitTileCount = arith::SubIOp::create(b, loc, tiles, wholeTiles);
   ctaUnits = unitsOfCta(arith::AddIOp::create(
       b, loc, wholeTiles,
@@ -86,12 +63,8 @@ Value TileSchedule::ceilDiv(Value value, Value divisor) {
 }
 
 Value TileSchedule::slabsWithRows(const Unit &unit) {
-  Value slabs = index(plan.tileM() / 64);
-  if (plan.widens)
-    slabs = arith::SelectOp::create(b, loc, unit.shape.wide,
-                                    index(plan.tileM() / 128), slabs);
   return arith::MinUIOp::create(
-      b, loc, slabs,
+      b, loc, index(plan.tileRows() / 64),
       ceilDiv(arith::SubIOp::create(b, loc, rows, unit.m0), index(64)));
 }
 
@@ -220,8 +193,7 @@ TileSchedule::Unit TileSchedule::unitAt(Value ordinal) {
   unit.first = firstStep(ordinal);
   unit.shape = shapeOf();
   if (plan.splits == 1) {
-    std::tie(unit.m0, unit.n0) =
-        tileOrigin(unit.shape, linear, index(0), rowTiles);
+    std::tie(unit.m0, unit.n0) = tileOrigin(linear, index(0), rowTiles);
     unit.kTiles = allKTiles;
     return unit;
   }
@@ -239,14 +211,13 @@ TileSchedule::Unit TileSchedule::unitAt(Value ordinal) {
   Value splitTiles = atLeastOne(splitTileCount);
   unit.split = arith::DivUIOp::create(b, loc, past, splitTiles);
   std::tie(unit.m0, unit.n0) = tileOrigin(
-      unit.shape, arith::RemUIOp::create(b, loc, past, splitTiles),
-      wholeRowTiles,
+      arith::RemUIOp::create(b, loc, past, splitTiles), wholeRowTiles,
       atLeastOne(arith::SubIOp::create(b, loc, rowTiles, wholeRowTiles)));
   unit.kTiles = splitKTiles;
   if (plan.reducesRows)
     return unit;
   auto [wholeM0, wholeN0] =
-      tileOrigin(unit.shape, linear, index(0), atLeastOne(wholeRowTiles));
+      tileOrigin(linear, index(0), atLeastOne(wholeRowTiles));
   unit.m0 = arith::SelectOp::create(b, loc, isSplit, unit.m0, wholeM0);
   unit.n0 = arith::SelectOp::create(b, loc, isSplit, unit.n0, wholeN0);
   unit.kTiles =
@@ -270,46 +241,22 @@ Value TileSchedule::firstStep(Value ordinal) {
           b, loc, arith::SubIOp::create(b, loc, ordinal, whole), splitSteps));
 }
 
-TileShape TileSchedule::shapeOf() {
-  if (!plan.widens)
-    return TileShape::get(b, loc, plan);
-  // Derived anew where it is used, so that only the launch's choice is
-  // live across the CTA's loop.
-  Value wide = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ne, emitOpaqueCopy(b, loc, wideBit),
-      arith::ConstantIntOp::create(b, loc, 0, 32));
-  return TileShape::get(b, loc, plan, wide);
-}
+TileShape TileSchedule::shapeOf() { return TileShape::get(b, loc, plan); }
 
-std::pair<Value, Value> TileSchedule::tileOrigin(const TileShape &shape,
-                                                 Value linear,
-                                                 Value firstRowTile,
-                                                 Value regionRows) {
-  // The group and the place in it. A wide launch's groups are half as many
-  // tiles: its tile number doubled (shifted by `wide`) takes the 256 x 128
-  // tiles' constant divisor, which is a short sequence where a division by
-  // a value is a long one.
-  Value perGroup = index(plan.groupRows * plan.nTiles());
-  Value shift, shifted = linear;
-  if (plan.widens) {
-    shift = arith::IndexCastOp::create(
-        b, loc, b.getIndexType(),
-        arith::ExtUIOp::create(b, loc, b.getI64Type(), shape.wide));
-    shifted = arith::ShLIOp::create(b, loc, linear, shift);
-  }
-  Value group = arith::DivUIOp::create(b, loc, shifted, perGroup);
-  Value inGroup = arith::RemUIOp::create(b, loc, shifted, perGroup);
-  if (plan.widens)
-    inGroup = arith::ShRUIOp::create(b, loc, inGroup, shift);
+std::pair<Value, Value>
+TileSchedule::tileOrigin(Value linear, Value firstRowTile, Value regionRows) {
+  Value perGroup = index(plan.groupRows * plan.columnTiles());
+  Value group = arith::DivUIOp::create(b, loc, linear, perGroup);
   Value groupStart =
       arith::MulIOp::create(b, loc, group, index(plan.groupRows));
   Value groupRows = arith::MinUIOp::create(
       b, loc, arith::SubIOp::create(b, loc, regionRows, groupStart),
       index(plan.groupRows));
+  Value inGroup = arith::RemUIOp::create(b, loc, linear, perGroup);
   Value rowTile = arith::AddIOp::create(
       b, loc, arith::AddIOp::create(b, loc, firstRowTile, groupStart),
       arith::RemUIOp::create(b, loc, inGroup, groupRows));
   Value columnTile = arith::DivUIOp::create(b, loc, inGroup, groupRows);
-  return {arith::MulIOp::create(b, loc, rowTile, shape.tileRows),
-          arith::MulIOp::create(b, loc, columnTile, shape.tileColumns)};
+  return {arith::MulIOp::create(b, loc, rowTile, index(plan.tileRows())),
+          arith::MulIOp::create(b, loc, columnTile, index(plan.tileColumns()))};
 }

@@ -19,9 +19,8 @@
 // CTAs share A row blocks and weight boxes in L2, then the split units
 // split-major (every split tile's split 0 first).
 //
-// A kernel whose plan widens takes a launch's tiles as 128 x 256 where
-// those fill fewer rounds of gridDim.x than 256 x 128 tiles (TileShape);
-// such a launch splits nothing.
+// A kernel of wide tiles (GemmKernelPlan::wide) walks 128 x 256 tiles
+// (TileShape) and splits nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,7 +43,7 @@ public:
     Value split;
     /// The unit's k-tiles and its first ring step.
     Value kTiles, first;
-    /// The launch's tile shape, derived for the unit.
+    /// The kernel's tile shape.
     TileShape shape;
   };
 
@@ -64,8 +63,7 @@ public:
   /// steps of the CTA's earlier units: their k-tiles, then their epilogue
   /// inputs' steps (plan.epilogueSteps()).
   Unit unitAt(Value ordinal);
-  /// The launch's tile shape, emitted at the builder's insertion point:
-  /// derived where it is used, from one value held across the CTA's loop.
+  /// The kernel's tile shape, emitted at the builder's insertion point.
   TileShape shapeOf();
   /// The first of `unit`'s k-tiles.
   Value firstKTile(const Unit &unit);
@@ -110,8 +108,8 @@ private:
   /// The first row and output column of linear tile `linear` of the
   /// `regionRows` row tiles from row tile `firstRowTile` on, in the grouped
   /// order.
-  std::pair<Value, Value> tileOrigin(const TileShape &shape, Value linear,
-                                     Value firstRowTile, Value regionRows);
+  std::pair<Value, Value> tileOrigin(Value linear, Value firstRowTile,
+                                     Value regionRows);
   /// The first ring step of the CTA's unit number `ordinal`.
   Value firstStep(Value ordinal);
 
@@ -121,9 +119,6 @@ private:
   /// The output rows the tiles cover, the k-tiles of a whole tile, the row
   /// tiles and tiles of the output, the CTA and the CTAs.
   Value rows, allKTiles, rowTiles, tiles, cta, ctas;
-  /// Where the plan widens, whether the launch's tiles are wide (i32 0 or
-  /// 1).
-  Value wideBit;
   /// The splits this launch uses and the k-tiles of a split unit,
   /// ceil(allKTiles / splitCount).
   Value splitCount, splitKTiles;

@@ -15,27 +15,14 @@ static Value index(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
-TileShape TileShape::get(OpBuilder &b, Location loc, const GemmKernelPlan &plan,
-                         Value wide) {
-  if (!plan.widens)
-    return {arith::ConstantIntOp::create(b, loc, 0, 1),
-            index(b, loc, plan.tileM()),
-            index(b, loc, kTileN),
-            index(b, loc, plan.nTiles()),
-            index(b, loc, plan.slabs * 64),
-            index(b, loc, 64),
-            index(b, loc, 0)};
-  auto choose = [&](int64_t ifWide, int64_t ifTall) -> Value {
-    return arith::SelectOp::create(b, loc, wide, index(b, loc, ifWide),
-                                   index(b, loc, ifTall));
-  };
-  return {wide,
-          choose(plan.tileM() / 2, plan.tileM()),
-          choose(2 * kTileN, kTileN),
-          choose(plan.nTiles() / 2, plan.nTiles()),
-          choose(64, plan.slabs * 64),
-          choose(0, 64),
-          choose(kTileN, 0)};
+TileShape TileShape::get(OpBuilder &b, Location loc,
+                         const GemmKernelPlan &plan) {
+  return {index(b, loc, plan.tileRows()),
+          index(b, loc, plan.tileColumns()),
+          index(b, loc, plan.columnTiles()),
+          index(b, loc, plan.wide ? 64 : plan.slabs * 64),
+          index(b, loc, plan.wide ? 0 : 64),
+          index(b, loc, plan.wide ? kTileN : 0)};
 }
 
 Value TileShape::slabRow(OpBuilder &b, Location loc, Value first, int64_t slab,

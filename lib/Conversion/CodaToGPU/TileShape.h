@@ -1,16 +1,15 @@
-//===- TileShape.h - a launch's tile shape and its slabs --------*- C++ -*-===//
+//===- TileShape.h - a kernel's tile shape and its slabs --------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // A cooperative tile is two consumers' m64 slabs. Its usual shape is 256
 // rows by 128 columns: each consumer's two slabs one above the other, both
-// at the tile's columns, reading one B box. A kernel whose plan widens
-// (GemmKernelPlan::widens) may instead take a launch's tiles as 128 rows by
-// 256 columns: each consumer's two slabs side by side, the same 64 rows at
-// the tile's first and second 128 columns, each slab reading its own B
-// box. Both shapes hold the same accumulators, load the same bytes per
-// k-tile and issue the same wgmma; the launch chooses the one whose tiles
-// fill fewer rounds of the grid (TileSchedule).
+// at the tile's columns, reading one B box. A kernel of wide tiles
+// (GemmKernelPlan::wide) takes them as 128 rows by 256 columns: each
+// consumer's two slabs side by side, the same 64 rows at the tile's first
+// and second 128 columns, each slab reading its own B box. Both shapes hold
+// the same accumulators, load the same bytes per k-tile and issue the same
+// wgmma.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,13 +20,10 @@
 
 namespace mlir::coda {
 
-/// A launch's tiles over the output, and where they put each consumer's
-/// slabs. In a kernel that does not widen, every value is a constant and
-/// the positions fold.
+/// A kernel's tiles over the output, and where they put each consumer's
+/// slabs, as index constants for the positions they fold into.
 struct TileShape {
-  /// Whether the tiles are 128 x 256 (i1).
-  Value wide;
-  /// A tile's rows and columns, and the output's column tiles (index).
+  /// A tile's rows and columns, and the output's column tiles.
   Value tileRows, tileColumns, columnTiles;
   /// A consumer's rows in a tile: plan.slabs · 64, or 64 in wide tiles.
   Value consumerRows;
@@ -35,10 +31,8 @@ struct TileShape {
   /// wide tiles no row and 128 columns right.
   Value slabRowStep, slabColumnStep;
 
-  /// The shape of `plan`'s tiles: where the plan widens, the one `wide`
-  /// selects, else its only one (`wide` unused).
-  static TileShape get(OpBuilder &b, Location loc, const GemmKernelPlan &plan,
-                       Value wide = {});
+  /// The shape of `plan`'s tiles.
+  static TileShape get(OpBuilder &b, Location loc, const GemmKernelPlan &plan);
 
   /// Row `offset` of slab `slab` of a consumer whose first row is `first`.
   Value slabRow(OpBuilder &b, Location loc, Value first, int64_t slab,

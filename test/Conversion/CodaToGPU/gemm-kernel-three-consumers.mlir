@@ -34,8 +34,7 @@
 //       CHECK:   nvvm.setmaxregister  increase 160
 //       CHECK:   %[[CONSUMER:.+]] = arith.subi %{{[0-9]+}}, %c1{{(_[0-9]+)?}} : index
 //       CHECK:   %[[ROWS:.+]] = arith.muli %[[CONSUMER]], %c128
-//       CHECK:   %[[MAINLOOP_ROWS:.+]] = arith.muli %[[CONSUMER]], %c128
-//       CHECK:   %[[BYTES:.+]] = arith.muli %[[MAINLOOP_ROWS]], %c128
+//       CHECK:   %[[BYTES:.+]] = arith.muli %[[ROWS]], %c128
 //       CHECK:   arith.remui %{{.*}}, %c3
 //       CHECK:   %[[SLOTBYTES:.+]] = arith.muli %{{.*}}, %c49152
 //       CHECK:   arith.addi %[[SLOTBYTES]], %[[BYTES]]
