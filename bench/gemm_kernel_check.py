@@ -86,15 +86,31 @@ class Module:
         return self.functions[name]
 
 
+def launched_kernel(kernel, rows):
+    """The plan's kernel over `rows` rows, or its kernel of 128 x 256 tiles
+    (its "wide" entry) where those fill fewer rounds of its min(tiles x
+    splits, SMs) CTAs, as the runtime chooses."""
+    wide = kernel.get("wide")
+    if wide is None:
+        return kernel
+
+    def tiles(entry):
+        return -(-rows // entry["rows_per_tile"]) * entry["tiles_n"]
+
+    ctas = min(tiles(kernel) * kernel.get("splits", 1), SMS)
+    return wide if -(-tiles(wide) // ctas) < -(-tiles(kernel) // ctas) else kernel
+
+
 class Launch:
     """One kernel of a plan bound to buffers: tensor maps built once."""
 
     def __init__(self, module, kernel, buffers, types, m):
-        self.function = module.function(kernel)
-        self.kernel = kernel
         # The rows its tiles cover: M, or a static count (a weight
         # gradient's output rows); a row argument passes its own count.
         self.m = m if kernel["rows"] == -1 else kernel["rows"]
+        kernel = launched_kernel(kernel, self.m)
+        self.function = module.function(kernel)
+        self.kernel = kernel
         self.keep = []
         values = []
         for arg in kernel["arguments"]:
@@ -418,7 +434,8 @@ def run_case(case, base, modules):
             errors.append(error)
             eager_errors.append(eager_error)
             ok &= bool(torch.isfinite(value).all()) and error <= max(1e-5, 2 * eager_error)
-        record = dict(case=case["function"], ptx=case["ptx"], kernel=kernel["name"],
+        # The kernel launched: the plan's, or its kernel of wide tiles.
+        record = dict(case=case["function"], ptx=case["ptx"], kernel=launch.kernel["name"],
                       schedule=kernel.get("schedule", ""), m=m, error=max(errors), eager_error=max(eager_errors),
                       errors=errors, eager_errors=eager_errors, ok=ok)
         if case.get("time") and kernel["op"] == "coda.gemm":
