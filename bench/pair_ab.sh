@@ -6,7 +6,8 @@
 # tell two compilers apart) and bench/kernel_profile.py
 # (per-kernel time at PAIR_AB_PROFILE_ROWS rows, default 16384, twice,
 # alternating pairs, the second round in reverse order), in one lease, plus
-# compute-sanitizer memcheck of each pair at ragged row counts and
+# compute-sanitizer memcheck of each pair at ragged row counts
+# (PAIR_AB_MEMCHECK_ROWS, default 37 1000) and
 # bench/stress_pair.py (3000 launches of each function at 37, 1000 and
 # 4097 rows: a race between warpgroups can hang one launch in thousands).
 #
@@ -101,7 +102,8 @@ run)
     [[ $parts == *" memcheck "* ]] || break
     name="$(basename "$dir")"
     compute-sanitizer --tool memcheck python3 "$root/bench/kernel_profile.py" --dependent \
-      "$dir/pair.ptx" --once --rows 37 1000 > "$logs/$name/memcheck.txt" 2>&1 ||
+      "$dir/pair.ptx" --once --rows ${PAIR_AB_MEMCHECK_ROWS:-37 1000} \
+      > "$logs/$name/memcheck.txt" 2>&1 ||
       echo "$name: memcheck failed (see $logs/$name/memcheck.txt)"
     grep -h "ERROR SUMMARY" "$logs/$name/memcheck.txt" | sed "s/^/$name: /" || true
   done
