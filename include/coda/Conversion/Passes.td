@@ -239,9 +239,17 @@ def CodaPlanKernelsPass : Pass<"coda-plan-kernels", "::mlir::ModuleOp"> {
       them all (not where a RoPE reads pairs of other batches), else gives
       up one slot (keeping at least 3) when that stages them all: a result
       stored from registers beside those inputs' values spills.
-    * `rows_per_tile` and `boxes`: 256 rows and one weight box per stage,
-      or 128 rows and two boxes when the epilogue reads the accumulator at
-      two column shifts (SwiGLU's gate and up).
+    * `consumers`: the CTA's consumer warpgroups, 2, or 3 for a
+      cooperative weight gradient whose epilogue yields only the
+      accumulator when its 384-row tiles keep 90% of 132 SMs busy in
+      every wave and its 256-row tiles do not without a split (the
+      block's QKV weight gradient: 128 tiles in one wave, unsplit;
+      `bench/NOTES.md` §90). A plan may pin it; 3 anywhere else is an
+      error (another GEMM's A box would have 384 rows, past TMA's 256).
+    * `rows_per_tile` and `boxes`: 256 rows and one weight box per stage
+      (384 rows with three consumers), or 128 rows and two boxes when the
+      epilogue reads the accumulator at two column shifts (SwiGLU's gate
+      and up).
     * `splits`: for a cooperative weight gradient (`a_layout = "km"`) whose
       epilogue loads nothing through the ring, the most parts (1, 2 or 4)
       its reduction over the rows may be cut into: the fewest whose units
