@@ -86,6 +86,72 @@ static llvm::json::Array getShape(Value value) {
   return shape;
 }
 
+/// The entry of kernel `kernelName`, launched as `launch` says, that runs
+/// `op` on the buffers `names` gives its operands and results: its
+/// arguments in the kernel's parameter order, then the launch's fields.
+/// `operandRows` is what its `rows` argument passes and `rowCount` the rows
+/// its grid covers (-1 for M).
+static llvm::json::Object
+planKernel(Operation &op, StringRef kernelName, DictionaryAttr launch,
+           const llvm::DenseMap<Value, std::string> &names, int64_t operandRows,
+           int64_t rowCount) {
+  llvm::json::Array arguments;
+  auto bufferOf = [&](Value value) {
+    return llvm::json::Object{{"buffer", names.lookup(value)}};
+  };
+  auto tensorMapOf = [&](Value value, int64_t boxRows) {
+    return llvm::json::Object{{"tensor_map", names.lookup(value)},
+                              {"box", llvm::json::Array{64, boxRows}}};
+  };
+  if (auto gemm = dyn_cast<GemmOp>(op)) {
+    auto rows = cast<DenseI64ArrayAttr>(launch.get("tensor_map_rows"));
+    // Each product's `a`, each weight, then, where the kernel loads the
+    // slabs of a last row tile one by one, each `a` again.
+    SmallVector<Value> mapped(gemm.getA());
+    llvm::append_range(mapped, gemm.getB());
+    if (rows.asArrayRef().size() > mapped.size())
+      llvm::append_range(mapped, gemm.getA());
+    for (auto [value, boxRows] : llvm::zip_equal(mapped, rows.asArrayRef()))
+      arguments.push_back(tensorMapOf(value, boxRows));
+    arguments.push_back(llvm::json::Object{{"rows", operandRows}});
+    auto inputRows = launch.getAs<DenseI64ArrayAttr>("input_tensor_map_rows");
+    for (auto [index, input] : llvm::enumerate(gemm.getInputs())) {
+      int64_t boxRows = inputRows ? inputRows[index] : 0;
+      arguments.push_back(boxRows ? tensorMapOf(input, boxRows)
+                                  : bufferOf(input));
+    }
+  } else {
+    arguments.push_back(llvm::json::Object{{"rows", operandRows}});
+    for (Value operand : op.getOperands())
+      arguments.push_back(bufferOf(operand));
+  }
+  auto resultRows = launch.getAs<DenseI64ArrayAttr>("result_tensor_map_rows");
+  for (auto [index, result] : llvm::enumerate(op.getResults())) {
+    int64_t boxRows = resultRows ? resultRows[index] : 0;
+    arguments.push_back(boxRows ? tensorMapOf(result, boxRows)
+                                : bufferOf(result));
+  }
+  if (auto scratch = launch.getAs<IntegerAttr>("scratch_bytes"))
+    arguments.push_back(llvm::json::Object{{"scratch", scratch.getInt()}});
+
+  llvm::json::Object entry{{"name", kernelName},
+                           {"op", op.getName().getStringRef()},
+                           {"results", int64_t(op.getNumResults())},
+                           {"rows", rowCount},
+                           {"arguments", std::move(arguments)}};
+  for (NamedAttribute field : launch) {
+    StringRef name = field.getName().getValue();
+    // A BoolAttr is an i1 IntegerAttr too: test for it first.
+    if (auto flag = dyn_cast<BoolAttr>(field.getValue()))
+      entry[name] = flag.getValue();
+    else if (auto value = dyn_cast<IntegerAttr>(field.getValue()))
+      entry[name] = value.getInt();
+    else if (auto text = dyn_cast<StringAttr>(field.getValue()))
+      entry[name] = text.getValue();
+  }
+  return entry;
+}
+
 /// The plan of `func`.
 static llvm::json::Object planFunction(func::FuncOp func) {
   llvm::DenseMap<Value, std::string> names;
@@ -165,72 +231,14 @@ static llvm::json::Object planFunction(func::FuncOp func) {
     });
     int64_t rowCount = tiles.empty() ? getPlanRows(op.getOperand(0))
                                      : getPlanRows(*tiles.begin());
-    // The kernel's entry; a GEMM's kernel of wide tiles beside it
-    // (coda.wide_launch, named by its `name`) takes the same buffers.
-    auto entryOf = [&](StringRef kernelName,
-                       DictionaryAttr launch) -> llvm::json::Object {
-      llvm::json::Array arguments;
-      auto bufferOf = [&](Value value) {
-        return llvm::json::Object{{"buffer", names.lookup(value)}};
-      };
-      auto tensorMapOf = [&](Value value, int64_t boxRows) {
-        return llvm::json::Object{{"tensor_map", names.lookup(value)},
-                                  {"box", llvm::json::Array{64, boxRows}}};
-      };
-      if (auto gemm = dyn_cast<GemmOp>(op)) {
-        auto rows = cast<DenseI64ArrayAttr>(launch.get("tensor_map_rows"));
-        // Each product's `a`, each weight, then, where the kernel loads the
-        // slabs of a last row tile one by one, each `a` again.
-        SmallVector<Value> mapped(gemm.getA());
-        llvm::append_range(mapped, gemm.getB());
-        if (rows.asArrayRef().size() > mapped.size())
-          llvm::append_range(mapped, gemm.getA());
-        for (auto [value, boxRows] : llvm::zip_equal(mapped, rows.asArrayRef()))
-          arguments.push_back(tensorMapOf(value, boxRows));
-        arguments.push_back(llvm::json::Object{{"rows", operandRows}});
-        auto inputRows =
-            launch.getAs<DenseI64ArrayAttr>("input_tensor_map_rows");
-        for (auto [index, input] : llvm::enumerate(gemm.getInputs())) {
-          int64_t boxRows = inputRows ? inputRows[index] : 0;
-          arguments.push_back(boxRows ? tensorMapOf(input, boxRows)
-                                      : bufferOf(input));
-        }
-      } else {
-        arguments.push_back(llvm::json::Object{{"rows", operandRows}});
-        for (Value operand : op.getOperands())
-          arguments.push_back(bufferOf(operand));
-      }
-      auto resultRows =
-          launch.getAs<DenseI64ArrayAttr>("result_tensor_map_rows");
-      for (auto [index, result] : llvm::enumerate(op.getResults())) {
-        int64_t boxRows = resultRows ? resultRows[index] : 0;
-        arguments.push_back(boxRows ? tensorMapOf(result, boxRows)
-                                    : bufferOf(result));
-      }
-      if (auto scratch = launch.getAs<IntegerAttr>("scratch_bytes"))
-        arguments.push_back(llvm::json::Object{{"scratch", scratch.getInt()}});
-
-      llvm::json::Object entry{{"name", kernelName},
-                               {"op", op.getName().getStringRef()},
-                               {"results", int64_t(op.getNumResults())},
-                               {"rows", rowCount},
-                               {"arguments", std::move(arguments)}};
-      for (NamedAttribute field : launch) {
-        StringRef name = field.getName().getValue();
-        // A BoolAttr is an i1 IntegerAttr too: test for it first.
-        if (auto flag = dyn_cast<BoolAttr>(field.getValue()))
-          entry[name] = flag.getValue();
-        else if (auto value = dyn_cast<IntegerAttr>(field.getValue()))
-          entry[name] = value.getInt();
-        else if (auto text = dyn_cast<StringAttr>(field.getValue()))
-          entry[name] = text.getValue();
-      }
-      return entry;
-    };
     llvm::json::Object entry =
-        entryOf(kernel.getLeafReference().getValue(), launch);
+        planKernel(op, kernel.getLeafReference().getValue(), launch, names,
+                   operandRows, rowCount);
+    // A GEMM's kernel of wide tiles beside it (coda.wide_launch, named by
+    // its `name`) takes the same buffers.
     if (auto wide = op.getAttrOfType<DictionaryAttr>("coda.wide_launch"))
-      entry["wide"] = entryOf(wide.getAs<StringAttr>("name").getValue(), wide);
+      entry["wide"] = planKernel(op, wide.getAs<StringAttr>("name").getValue(),
+                                 wide, names, operandRows, rowCount);
     kernels.push_back(std::move(entry));
   }
 
