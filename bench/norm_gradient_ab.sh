@@ -28,7 +28,7 @@ build)
   ;;
 run)
   logs="${2:?LOG_DIR}"
-  export CODA_RUNTIME_LIBRARY="$root/build/lib/libcoda_runtime.so"
+  export CODA_RUNTIME_LIBRARY="${CODA_RUNTIME_LIBRARY:-$root/build/lib/libcoda_runtime.so}"
   for name in pair pair-rowkernel; do
     mkdir -p "$logs/$name"
     python3 "$root/bench/block.py" "$pair/block.ptx" --training "$pair/$name.ptx" \

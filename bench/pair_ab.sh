@@ -12,8 +12,12 @@
 # 4097 rows: a race between warpgroups can hang one launch in thousands).
 #
 #   bash bench/pair_ab.sh build DIR               # build machine: block.ptx and
-#                                                 # pair.ptx from build/bin into DIR
-#   bash bench/pair_ab.sh run LOG_DIR DIR...      # GPU machine (carry the DIRs and
+#                                                 # pair.ptx from build/bin into DIR,
+#                                                 # and the runtime library beside them
+#   bash bench/pair_ab.sh run LOG_DIR DIR...      # GPU machine (carry the DIRs);
+#                                                 # each pair runs on its DIR's
+#                                                 # libcoda_runtime.so, else on
+#                                                 # CODA_RUNTIME_LIBRARY (default
 #                                                 # build/lib/libcoda_runtime.so);
 #                                                 # block.py at PAIR_AB_ROWS rows
 #                                                 # (default 4097 16384 32768);
@@ -47,11 +51,20 @@ build)
     --coda-generate-backward -o "$dir/pair.mlir"
   "$root/build/bin/coda-translate" --coda-to-ptx "$dir/pair.mlir" \
     -o "$dir/pair.ptx"
+  # The runtime that reads this compiler's launch plans.
+  cp "$root/build/lib/libcoda_runtime.so" "$dir/"
   ;;
 run)
   logs="${2:?LOG_DIR}"
   shift 2
-  export CODA_RUNTIME_LIBRARY="$root/build/lib/libcoda_runtime.so"
+  default_runtime="${CODA_RUNTIME_LIBRARY:-$root/build/lib/libcoda_runtime.so}"
+  # Runs a command with the runtime of pair directory $1.
+  with_runtime() {
+    local runtime="$1/libcoda_runtime.so"
+    [ -f "$runtime" ] || runtime="$default_runtime"
+    shift
+    CODA_RUNTIME_LIBRARY="$runtime" "$@"
+  }
   parts=" ${PAIR_AB_PARTS:-block profile memcheck stress} "
   for dir in "$@"; do mkdir -p "$logs/$(basename "$dir")"; done
   # block.py PAIR_AB_BLOCK_RUNS times per pair (default 1), alternating
@@ -68,7 +81,7 @@ run)
       out="$logs/$name"
       [ "${PAIR_AB_BLOCK_RUNS:-1}" = 1 ] || out="$logs/$name/run$run"
       mkdir -p "$out"
-      python3 "$root/bench/block.py" "$dir/block.ptx" --training "$dir/pair.ptx" \
+      with_runtime "$dir" python3 "$root/bench/block.py" "$dir/block.ptx" --training "$dir/pair.ptx" \
         --skip-forward --skip-compile --rows ${PAIR_AB_ROWS:-4097 16384 32768} --out "$out" \
         > "$out/block.log" 2>&1 || echo "$name: block.py exited $?"
       echo "== $name${PAIR_AB_BLOCK_RUNS:+, run $run}"
@@ -92,7 +105,7 @@ run)
     [ "$round" = 2 ] && order=("${reversed[@]}")
     for dir in "${order[@]}"; do
       name="$(basename "$dir")"
-      python3 "$root/bench/kernel_profile.py" "$dir/pair.ptx" \
+      with_runtime "$dir" python3 "$root/bench/kernel_profile.py" "$dir/pair.ptx" \
         --rows ${PAIR_AB_PROFILE_ROWS:-16384} \
         > "$logs/$name/profile$round.txt" 2>&1 ||
         echo "$name: kernel_profile.py exited $?"
@@ -101,7 +114,7 @@ run)
   for dir in "$@"; do
     [[ $parts == *" memcheck "* ]] || break
     name="$(basename "$dir")"
-    compute-sanitizer --tool memcheck python3 "$root/bench/kernel_profile.py" --dependent \
+    with_runtime "$dir" compute-sanitizer --tool memcheck python3 "$root/bench/kernel_profile.py" --dependent \
       "$dir/pair.ptx" --once --rows ${PAIR_AB_MEMCHECK_ROWS:-37 1000} \
       > "$logs/$name/memcheck.txt" 2>&1 ||
       echo "$name: memcheck failed (see $logs/$name/memcheck.txt)"
@@ -110,7 +123,7 @@ run)
   for dir in "$@"; do
     [[ $parts == *" stress "* ]] || break
     name="$(basename "$dir")"
-    python3 "$root/bench/stress_pair.py" "$dir/pair.ptx" --rows 37 1000 4097 \
+    with_runtime "$dir" python3 "$root/bench/stress_pair.py" "$dir/pair.ptx" --rows 37 1000 4097 \
       --steps 3000 > "$logs/$name/stress.txt" 2>&1 ||
       echo "$name: stress_pair.py exited $? (see $logs/$name/stress.txt)"
     grep -h "^hang" "$logs/$name/stress.txt" | sed "s/^/$name: /" || true

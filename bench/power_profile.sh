@@ -17,7 +17,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 pair="${1:?PAIR.ptx}"
 logs="${2:?LOG_DIR}"
 mkdir -p "$logs"
-export CODA_RUNTIME_LIBRARY="$root/build/lib/libcoda_runtime.so"
+export CODA_RUNTIME_LIBRARY="${CODA_RUNTIME_LIBRARY:-$root/build/lib/libcoda_runtime.so}"
 nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,clocks_throttle_reasons.active \
   --format=csv,noheader,nounits -lms 50 > "$logs/clocks.csv" &
 sampler=$!

@@ -19,7 +19,7 @@ set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 logs="${1:?LOG_DIR}"
 mkdir -p "$logs"
-export CODA_RUNTIME_LIBRARY="$root/build/lib/libcoda_runtime.so"
+export CODA_RUNTIME_LIBRARY="${CODA_RUNTIME_LIBRARY:-$root/build/lib/libcoda_runtime.so}"
 cases="$root/bench/gemm_cases"
 python3 - "$cases" <<'PY'
 import json, sys

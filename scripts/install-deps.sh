@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build ccache python3
+  cmake ninja-build ccache python3 python3-pytest
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   clang-22 libclang-rt-22-dev
 )

@@ -1,5 +1,6 @@
 # -*- Python -*- lit configuration for the coda regression tests.
 
+import importlib.util
 import os
 
 import lit.formats
@@ -14,6 +15,7 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.coda_obj_root, "test")
 
 config.substitutions.append(("%coda_src_root", config.coda_src_root))
+config.substitutions.append(("%coda_obj_root", config.coda_obj_root))
 config.substitutions.append(
     ("%examples", os.path.join(config.coda_src_root, "examples"))
 )
@@ -44,3 +46,8 @@ if config.coda_have_runtime:
         ("%fake_cuda", os.path.join(config.coda_obj_root, "lib", "libcoda-fake-cuda.so"))
     )
 llvm_config.add_tool_substitutions(tools, [config.coda_tools_dir])
+
+# The coda Python package's tests run under pytest where lit's Python has it
+# (Debian's python3-pytest).
+if importlib.util.find_spec("pytest"):
+    config.available_features.add("pytest")

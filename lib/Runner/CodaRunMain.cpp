@@ -87,16 +87,15 @@ static int fail(const llvm::Twine &message) {
 /// targets, the class count of the cross-entropy reading them.
 static FailureOr<SmallVector<Argument>>
 describeArguments(func::FuncOp func, int64_t rows, bool fromFiles) {
+  // Every argument and result of a type coda-run takes, else reported.
+  SmallVector<TensorSignature> signatures, results;
+  if (failed(getFunctionSignature(func, /*computeInF64=*/false, signatures,
+                                  results)))
+    return failure();
   SmallVector<Argument> arguments;
   for (BlockArgument arg : func.getArguments()) {
     unsigned index = arg.getArgNumber();
-    FailureOr<TensorSignature> signature =
-        getTensorSignature(arg.getType(), /*computeInF64=*/false);
-    if (failed(signature))
-      return func.emitError("argument #")
-             << index << " has type " << arg.getType()
-             << "; coda-run takes ranked tensors of bf16, f16, f32, f64, i32 "
-                "or i64 whose only dynamic size is the row count";
+    const TensorSignature *signature = &signatures[index];
     Argument argument;
     argument.spec.kind = signature->kind;
     argument.spec.shape = signature->shape;

@@ -38,7 +38,7 @@ appendSignatures(func::FuncOp func, TypeRange types, bool computeInF64,
     if (failed(signature))
       return func.emitError()
              << what << " #" << index << " has type " << type
-             << "; coda-run handles ranked tensors of bf16, f16, f32, f64, "
+             << "; coda-run takes ranked tensors of bf16, f16, f32, f64, "
                 "i32 or i64 whose only dynamic size is the row count";
     signatures.push_back(std::move(*signature));
   }

@@ -63,6 +63,14 @@ def test_no_driver(gpt2_mlp):
     assert result.stdout.startswith("CodaErrorNoDriver no CUDA driver"), result
 
 
+def test_no_library(monkeypatch):
+    # Where no runtime library is found, the first call says how to get one.
+    monkeypatch.setattr(coda.runtime, "_library", None)
+    monkeypatch.setattr(coda.runtime, "library_path", lambda: None)
+    with pytest.raises(OSError, match="libcoda_runtime.so not found: build it"):
+        coda.Bundle("any.ptx")
+
+
 # Runs on the GPU, against PyTorch.
 
 

@@ -16,7 +16,9 @@
 //   contexts    each stream's context is a new one
 //   cc=N        compute capability N / 10 . N % 10 (default 90: 9.0)
 //   memory=N    N bytes of device memory in all (default: unbounded)
-//   no-memset   cuMemsetD8Async fails with CUDA_ERROR_INVALID_VALUE (1)
+//   fail=ENTRY  every call of the entry point ENTRY (cuLaunchKernelEx, ...)
+//               fails with CUDA_ERROR_UNKNOWN
+//   fail=ENTRY@N  only its N-th call (from 1) fails
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,7 +39,8 @@ struct Options {
   bool noDevice = false;
   bool noContext = false;
   bool contexts = false;
-  bool noMemset = false;
+  /// Per entry point that fails, the call that fails (0: every call).
+  std::map<std::string, unsigned long, std::less<>> failures;
   int major = 9;
   int minor = 0;
   unsigned long long memory = ~0ull;
@@ -57,9 +60,15 @@ Options readOptions() {
       options.noContext = true;
     else if (item == "contexts")
       options.contexts = true;
-    else if (item == "no-memset")
-      options.noMemset = true;
-    else if (item.substr(0, 3) == "cc=") {
+    else if (item.substr(0, 5) == "fail=") {
+      std::string_view entry = item.substr(5);
+      size_t at = entry.find('@');
+      options.failures[std::string(entry.substr(0, at))] =
+          at == std::string_view::npos
+              ? 0
+              : std::strtoul(std::string(entry.substr(at + 1)).c_str(), nullptr,
+                             10);
+    } else if (item.substr(0, 3) == "cc=") {
       int capability = std::atoi(value.c_str());
       options.major = capability / 10;
       options.minor = capability % 10;
@@ -72,6 +81,23 @@ Options readOptions() {
 const Options &getOptions() {
   static const Options options = readOptions();
   return options;
+}
+
+/// CUDA_ERROR_UNKNOWN where CODA_FAKE_CUDA makes this call of `entry`
+/// fail, else CUDA_SUCCESS. Counts the entry point's calls. `entry` is the
+/// defining function's name, which cuda.h may have versioned
+/// (cuMemcpyHtoDAsync_v2); CODA_FAKE_CUDA names the API's.
+CUresult injectedFailure(std::string_view entry) {
+  static std::map<std::string, unsigned long, std::less<>> calls;
+  size_t version = entry.rfind("_v");
+  if (version != std::string_view::npos)
+    entry = entry.substr(0, version);
+  auto failure = getOptions().failures.find(entry);
+  if (failure == getOptions().failures.end())
+    return CUDA_SUCCESS;
+  unsigned long call = ++calls[std::string(entry)];
+  return failure->second == 0 || failure->second == call ? CUDA_ERROR_UNKNOWN
+                                                         : CUDA_SUCCESS;
 }
 
 /// A kernel: its name and the sizes of its parameters, from the PTX.
@@ -170,6 +196,7 @@ static const ErrorText kErrorTexts[] = {
      "invalid device context"},
     {CUDA_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE",
      "invalid device ordinal"},
+    {CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN", "unknown error"},
 };
 
 static const ErrorText *findErrorText(CUresult error) {
@@ -192,6 +219,8 @@ CUresult CUDAAPI cuGetErrorString(CUresult error, const char **text) {
 }
 
 CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   if (ordinal != 0)
     return CUDA_ERROR_INVALID_DEVICE;
   *device = 0;
@@ -200,6 +229,8 @@ CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal) {
 
 CUresult CUDAAPI cuDeviceGetAttribute(int *value, CUdevice_attribute attribute,
                                       CUdevice) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   switch (attribute) {
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
     *value = getOptions().major;
@@ -216,36 +247,52 @@ CUresult CUDAAPI cuDeviceGetAttribute(int *value, CUdevice_attribute attribute,
 }
 
 CUresult CUDAAPI cuDeviceGetName(char *name, int length, CUdevice) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   std::snprintf(name, size_t(length), "Fake CUDA device");
   return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuCtxGetDevice(CUdevice *device) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   *device = 0;
   return CUDA_SUCCESS;
 }
 
-CUresult CUDAAPI cuCtxPushCurrent(CUcontext) { return CUDA_SUCCESS; }
+CUresult CUDAAPI cuCtxPushCurrent(CUcontext) {
+  return injectedFailure(__func__);
+}
 
 CUresult CUDAAPI cuCtxPopCurrent(CUcontext *context) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   *context = reinterpret_cast<CUcontext>(currentContext);
   return CUDA_SUCCESS;
 }
 
-CUresult CUDAAPI cuCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }
+CUresult CUDAAPI cuCtxSetCurrent(CUcontext) {
+  return injectedFailure(__func__);
+}
 
 CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice device) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   *context = reinterpret_cast<CUcontext>(currentContext);
   std::printf("cuda: retain the primary context of device %d\n", device);
   return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice device) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   std::printf("cuda: release the primary context of device %d\n", device);
   return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuStreamGetCtx(CUstream, CUcontext *context) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   if (getOptions().noContext)
     return CUDA_ERROR_INVALID_CONTEXT;
   if (getOptions().contexts)
@@ -255,11 +302,15 @@ CUresult CUDAAPI cuStreamGetCtx(CUstream, CUcontext *context) {
 }
 
 CUresult CUDAAPI cuStreamSynchronize(CUstream) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   std::printf("cuda: synchronize\n");
   return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   auto *loaded = new Module();
   const char *text = static_cast<const char *>(image);
   bool cubin = std::memcmp(text,
@@ -276,6 +327,8 @@ CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image) {
 }
 
 CUresult CUDAAPI cuModuleUnload(CUmodule module) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   delete reinterpret_cast<Module *>(module);
   std::printf("cuda: unload module\n");
   return CUDA_SUCCESS;
@@ -283,6 +336,8 @@ CUresult CUDAAPI cuModuleUnload(CUmodule module) {
 
 CUresult CUDAAPI cuModuleGetFunction(CUfunction *function, CUmodule module,
                                      const char *name) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   for (auto &kernel : reinterpret_cast<Module *>(module)->kernels)
     if (kernel->name == name) {
       *function = reinterpret_cast<CUfunction>(kernel.get());
@@ -293,6 +348,8 @@ CUresult CUDAAPI cuModuleGetFunction(CUfunction *function, CUmodule module,
 
 CUresult CUDAAPI cuFuncSetAttribute(CUfunction function,
                                     CUfunction_attribute attribute, int value) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   if (attribute != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)
     return CUDA_ERROR_INVALID_VALUE;
   std::printf("cuda: %s may use %d bytes of dynamic shared memory\n",
@@ -301,6 +358,8 @@ CUresult CUDAAPI cuFuncSetAttribute(CUfunction function,
 }
 
 CUresult CUDAAPI cuMemAlloc(CUdeviceptr *address, size_t bytes) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   if (bytes > getOptions().memory - allocated)
     return CUDA_ERROR_OUT_OF_MEMORY;
   allocated += bytes;
@@ -312,12 +371,16 @@ CUresult CUDAAPI cuMemAlloc(CUdeviceptr *address, size_t bytes) {
 }
 
 CUresult CUDAAPI cuMemFree(CUdeviceptr address) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   std::printf("cuda: free 0x%llx\n", (unsigned long long)address);
   return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr destination, const void *source,
                                    size_t bytes, CUstream) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   CUtensorMap map;
   if (bytes == sizeof(map)) {
     std::memcpy(&map, source, sizeof(map));
@@ -335,6 +398,8 @@ CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr destination, const void *source,
 
 CUresult CUDAAPI cuMemcpyDtoHAsync(void *destination, CUdeviceptr source,
                                    size_t bytes, CUstream) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   std::memset(destination, 0, bytes);
   std::printf("cuda: copy %zu bytes from 0x%llx to the host\n", bytes,
               (unsigned long long)source);
@@ -343,28 +408,36 @@ CUresult CUDAAPI cuMemcpyDtoHAsync(void *destination, CUdeviceptr source,
 
 CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr destination, unsigned char value,
                                  size_t bytes, CUstream) {
-  if (getOptions().noMemset)
-    return CUDA_ERROR_INVALID_VALUE;
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   std::printf("cuda: set %zu bytes at 0x%llx to %u\n", bytes,
               (unsigned long long)destination, unsigned(value));
   return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuEventCreate(CUevent *event, unsigned int) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   *event = reinterpret_cast<CUevent>(++createdEvents);
   return CUDA_SUCCESS;
 }
 
-CUresult CUDAAPI cuEventDestroy(CUevent) { return CUDA_SUCCESS; }
+CUresult CUDAAPI cuEventDestroy(CUevent) { return injectedFailure(__func__); }
 
 CUresult CUDAAPI cuEventRecord(CUevent event, CUstream) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   std::printf("cuda: record event#%zu\n", reinterpret_cast<size_t>(event));
   return CUDA_SUCCESS;
 }
 
-CUresult CUDAAPI cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
+CUresult CUDAAPI cuEventSynchronize(CUevent) {
+  return injectedFailure(__func__);
+}
 
 CUresult CUDAAPI cuEventElapsedTime(float *milliseconds, CUevent, CUevent) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   *milliseconds = 0.25f;
   return CUDA_SUCCESS;
 }
@@ -375,6 +448,8 @@ CUresult CUDAAPI cuTensorMapEncodeTiled(
     const cuuint32_t *elementStrides, CUtensorMapInterleave interleave,
     CUtensorMapSwizzle swizzle, CUtensorMapL2promotion promotion,
     CUtensorMapFloatOOBfill fill) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   if (rank != 2 || elementStrides[0] != 1 || elementStrides[1] != 1 ||
       interleave != CU_TENSOR_MAP_INTERLEAVE_NONE)
     return CUDA_ERROR_INVALID_VALUE;
@@ -396,6 +471,8 @@ CUresult CUDAAPI cuTensorMapEncodeTiled(
 
 CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config,
                                   CUfunction function, void **params, void **) {
+  if (CUresult failure = injectedFailure(__func__))
+    return failure;
   const Kernel &kernel = *reinterpret_cast<Kernel *>(function);
   std::printf("cuda: launch %s grid [%u, %u, %u] block [%u, %u, %u] shared "
               "%u:",

@@ -38,11 +38,12 @@ static const char *const severityNames[] = {"error", "warning", "note",
   std::exit(2);
 }
 
+/// A count from 1 to 1024 (threads, stages), else a usage error.
 static unsigned parseCount(const char *text) {
   char *end;
   unsigned long value = std::strtoul(text, &end, 10);
-  if (*text == '\0' || *end != '\0')
-    usageError("not a count: ", text);
+  if (*text < '0' || *text > '9' || *end != '\0' || value < 1 || value > 1024)
+    usageError("not a count from 1 to 1024: ", text);
   return static_cast<unsigned>(value);
 }
 
@@ -102,8 +103,8 @@ int main(int argc, char **argv) {
     worker.join();
 
   for (const CompileDiagnostic &diagnostic : first.diagnostics)
-    std::printf("%s:%u:%u: %s: %s\n", diagnostic.file.c_str(),
-                diagnostic.line, diagnostic.column,
+    std::printf("%s:%u:%u: %s: %s\n", diagnostic.file.c_str(), diagnostic.line,
+                diagnostic.column,
                 severityNames[static_cast<int>(diagnostic.severity)],
                 diagnostic.message.c_str());
   bool agree = true;

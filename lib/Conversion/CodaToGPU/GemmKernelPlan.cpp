@@ -227,9 +227,6 @@ static LogicalResult checkGemmOperands(GemmOp gemm, int64_t width) {
                           "needs weights read as [K, N] (b_layout = \"kn\"), "
                           "both reduced over their rows; this one has \"")
            << gemm.getBLayout() << "\"";
-  if (gemm.getALayout() == "km" &&
-      ShapedType::isDynamic(gemm.getFirstA().getType().getDimSize(1)))
-    return gemm.emitError("a weight gradient's output rows must be static");
   if (gemm.getALayout() == "km" && gemm.getNumProducts() > 1)
     return gemm.emitError("the kernel generator sums ")
            << gemm.getNumProducts()

@@ -16,8 +16,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -91,14 +91,19 @@ LogicalResult mlir::coda::assemblePTX(Location loc, StringRef ptx,
     return mlir::emitError(loc, "cannot find ptxas at '")
            << ptxas << "': set CUDA_ROOT to the CUDA toolkit";
 
-  llvm::SmallString<128> ptxPath, cubinPath, logPath;
-  if (llvm::sys::fs::createTemporaryFile("coda", "ptx", ptxPath) ||
-      llvm::sys::fs::createTemporaryFile("coda", "cubin", cubinPath) ||
-      llvm::sys::fs::createTemporaryFile("coda", "log", logPath))
-    return mlir::emitError(loc,
-                           "cannot create temporary files for ptxas");
-  llvm::FileRemover removePtx(ptxPath), removeCubin(cubinPath),
-      removeLog(logPath);
+  // The PTX ptxas reads, the cubin it writes and its log, removed on return.
+  llvm::SmallString<128> paths[3];
+  llvm::FileRemover removers[3];
+  StringRef suffixes[] = {"ptx", "cubin", "log"};
+  for (auto [path, remover, suffix] :
+       llvm::zip_equal(paths, removers, suffixes)) {
+    if (std::error_code error =
+            llvm::sys::fs::createTemporaryFile("coda", suffix, path))
+      return mlir::emitError(loc, "cannot create temporary files for ptxas: ")
+             << error.message();
+    remover.setFile(path);
+  }
+  StringRef ptxPath = paths[0], cubinPath = paths[1], logPath = paths[2];
   {
     std::error_code error;
     llvm::raw_fd_ostream file(ptxPath, error);
@@ -120,9 +125,13 @@ LogicalResult mlir::coda::assemblePTX(Location loc, StringRef ptx,
   }
   auto cubin = llvm::MemoryBuffer::getFile(cubinPath);
   if (!cubin)
-    return mlir::emitError(loc,
-                           "cannot read the cubin ptxas wrote");
-  os << (*cubin)->getBuffer();
+    return mlir::emitError(loc, "cannot read the cubin ptxas wrote: ")
+           << cubin.getError().message();
+  StringRef bytes = (*cubin)->getBuffer();
+  if (!bytes.starts_with("\177ELF"))
+    return mlir::emitError(loc, "ptxas exited 0 but wrote no ELF cubin (")
+           << bytes.size() << " bytes)";
+  os << bytes;
   return success();
 }
 
@@ -168,12 +177,16 @@ void mlir::coda::registerPTXTranslation() {
     return [translate](Operation *op, raw_ostream &os) -> LogicalResult {
       auto module = dyn_cast<ModuleOp>(op);
       if (!module)
-        return op->emitError("expected a builtin.module at the top level");
+        return op->emitError(
+                   "expected a builtin.module at the top level, got '")
+               << op->getName()
+               << "' (without --no-implicit-module, top-level functions "
+                  "are wrapped in one)";
       // The plan file is written only once the translation succeeded.
       std::string planPath = getLaunchPlanPath(launchPlan), plan;
       llvm::raw_string_ostream planStream(plan);
-      if (failed(translate(module, os,
-                           planPath.empty() ? nullptr : &planStream, {})))
+      if (failed(translate(module, os, planPath.empty() ? nullptr : &planStream,
+                           {})))
         return failure();
       return planPath.empty() ? success()
                               : writeLaunchPlanFile(module, plan, planPath);

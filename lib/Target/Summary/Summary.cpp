@@ -136,7 +136,11 @@ void mlir::coda::registerSummaryTranslation() {
       [](Operation *op, raw_ostream &os) -> LogicalResult {
         auto module = dyn_cast<ModuleOp>(op);
         if (!module)
-          return op->emitError("expected a builtin.module at the top level");
+          return op->emitError(
+                     "expected a builtin.module at the top level, got '")
+                 << op->getName()
+                 << "' (without --no-implicit-module, top-level functions "
+                    "are wrapped in one)";
         return writeSummary(module, os);
       },
       [](DialectRegistry &registry) {

@@ -39,7 +39,9 @@ static const char *const usage =
     "  --release D           release it\n"
     "  --round-trip BYTES    allocate BYTES of device memory, copy a pattern\n"
     "                        there and back, free it\n"
-    "  --time-launch M       launch over M rows between two events\n";
+    "  --time-launch M       launch over M rows between two events\n"
+    "  --null-arguments      call each entry point that takes pointers with\n"
+    "                        a required one null, printing what it returns\n";
 
 /* Prints the last error of `status` and exits, unless it is success. */
 static void check(CodaStatus status) {
@@ -218,6 +220,38 @@ static CodaBundle *loadBundle(const char *image, const char *plan,
   return bundle;
 }
 
+/* Prints the status an entry point returned for a null argument. */
+static void printNullStatus(CodaStatus status) {
+  printf("%s: %s\n", codaStatusName(status),
+         status == CodaSuccess ? "" : codaGetLastError());
+}
+
+/* Each entry point that returns a status, called with one of its required
+   pointers null: each is CodaErrorInvalidArgument, touching no driver. */
+static void callWithNullArguments(CodaSession *session) {
+  CodaBundle *bundle;
+  CodaSession *other;
+  CUdeviceptr address = 1 << 24;
+  size_t count;
+  char byte = 0;
+  float milliseconds;
+  printNullStatus(codaBundleLoad(NULL, "plan.json", &bundle));
+  printNullStatus(codaBundleLoadFromMemory(&byte, 1, NULL, 0, &bundle));
+  printNullStatus(codaSessionCreate(NULL, NULL, &other));
+  printNullStatus(codaSessionFindBuffer(session, NULL, &count));
+  printNullStatus(codaSessionWorkspaceBytes(session, 8, NULL));
+  printNullStatus(codaSessionBind(session, NULL, address));
+  printNullStatus(codaSessionReserve(NULL, 8, NULL));
+  printNullStatus(codaSessionLaunch(NULL, 8, NULL));
+  printNullStatus(codaContextRetain(0, NULL));
+  printNullStatus(codaMemoryAllocate(8, NULL));
+  printNullStatus(codaMemoryCopyToDevice(address, NULL, 1, NULL));
+  printNullStatus(codaMemoryCopyToHost(NULL, address, 1, NULL));
+  printNullStatus(codaEventCreate(NULL));
+  printNullStatus(codaEventRecord(NULL, NULL));
+  printNullStatus(codaEventElapsedMs(NULL, NULL, &milliseconds));
+}
+
 int main(int argc, char **argv) {
   int fromMemory = argc > 1 && strcmp(argv[1], "--memory") == 0;
   char **paths = argv + fromMemory;
@@ -246,6 +280,8 @@ int main(int argc, char **argv) {
       bindAll(session);
     } else if (strcmp(action, "--results") == 0) {
       printResults(session);
+    } else if (strcmp(action, "--null-arguments") == 0) {
+      callWithNullArguments(session);
     } else if (strcmp(action, "--unbind-all") == 0) {
       codaSessionUnbindAll(session);
       printf("unbound all\n");

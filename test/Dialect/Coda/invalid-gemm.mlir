@@ -708,3 +708,27 @@ func.func @gemm_no_products(%w: tensor<8x8xbf16>) -> tensor<2x8xbf16> {
   }) : (tensor<8x8xbf16>) -> tensor<2x8xbf16>
   return %y : tensor<2x8xbf16>
 }
+
+// -----
+
+// An epilogue ends in coda.yield (the generic form can end it otherwise).
+func.func @gemm_other_terminator(%a: tensor<?x64xbf16>, %b: tensor<32x64xbf16>) -> tensor<?x32xbf16> {
+  // expected-error @+1 {{'coda.gemm' op epilogue must end in coda.yield}}
+  %y = "coda.gemm"(%a, %b) <{operandSegmentSizes = array<i32: 1, 1, 0>}> ({
+  ^bb0(%acc: tensor<?x32xf32>):
+    llvm.unreachable
+  }) : (tensor<?x64xbf16>, tensor<32x64xbf16>) -> tensor<?x32xbf16>
+  return %y : tensor<?x32xbf16>
+}
+
+// -----
+
+// So does a map's region.
+func.func @map_other_terminator(%x: tensor<?x64xbf16>) -> tensor<?x64xbf16> {
+  // expected-error @+1 {{'coda.map' op region must end in coda.yield}}
+  %y = "coda.map"(%x) ({
+  ^bb0(%a: tensor<?x64xf32>):
+    llvm.unreachable
+  }) : (tensor<?x64xbf16>) -> tensor<?x64xbf16>
+  return %y : tensor<?x64xbf16>
+}

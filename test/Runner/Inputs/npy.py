@@ -9,6 +9,9 @@
   npy.py raw FILE HEADER DATA_BYTES
       Writes a file with the given header dict text and that many zero bytes
       of data (for malformed inputs); the header is padded as NumPy pads it.
+  npy.py headers LIST DIR
+      For each line NAME: HEADER of the file LIST, writes DIR/NAME/arg0.npy
+      with that header and no data, as `raw` does.
   npy.py check FILE DESCR SHAPE EXPR [TOLERANCE]
       Reads FILE, checks its dtype and shape, and that element i is EXPR of i
       (exactly, or within TOLERANCE relative to max(1, |expected|)); an EXPR
@@ -94,6 +97,13 @@ def evaluate(expr, count, seed=0):
     return [eval(expr, env, {"i": i}) for i in range(count)]
 
 
+def write_raw(path, header, size):
+    make_parent(path)
+    with open(path, "wb") as f:
+        f.write(header_bytes(header))
+        f.write(b"\0" * size)
+
+
 def main(argv):
     command = argv[1]
     if command == "write":
@@ -109,11 +119,13 @@ def main(argv):
         write(path, descr, shape,
               [rng.gauss(mean, std) for _ in range(count_of(shape))])
     elif command == "raw":
-        path, header, size = argv[2], argv[3], int(argv[4])
-        make_parent(path)
-        with open(path, "wb") as f:
-            f.write(header_bytes(header))
-            f.write(b"\0" * size)
+        write_raw(argv[2], argv[3], int(argv[4]))
+    elif command == "headers":
+        with open(argv[2]) as f:
+            for line in f:
+                if line.strip():
+                    name, header = line.rstrip("\n").split(": ", 1)
+                    write_raw(os.path.join(argv[3], name, "arg0.npy"), header, 0)
     elif command == "check":
         path, descr, shape = argv[2], argv[3], parse_shape(argv[4])
         tolerance = float(argv[6]) if len(argv) > 6 else 0.0

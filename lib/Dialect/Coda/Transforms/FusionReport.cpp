@@ -134,7 +134,8 @@ struct CodaFusionReportPass
     llvm::raw_string_ostream errorStream(errors);
     if (failed(
             parsePassPipeline("func.func(" + pipeline + ")", pm, errorStream)))
-      return getOperation().emitError("cannot parse the pipeline '")
+      return mlir::emitError(getOperation().getLoc(),
+                             "cannot parse the pipeline '")
              << pipeline << "' of coda-fusion-report: " << errors;
     if (failed(pm.run(*scratch)))
       return func.emitError("the pipeline '")

@@ -140,7 +140,7 @@ private:
   Value getPrimal(Value value);
   void accumulate(Value value, Value cotangent);
   FailureOr<Value> takeCotangent(Value value);
-  LogicalResult differentiate(Operation *op, ValueRange cotangents);
+  LogicalResult differentiate(Operation *op, Value dy);
   FailureOr<SmallVector<Value>> getRowLinearResults(Value z);
   Value buildOutputDotGrad(RMSNormOp norm);
 
@@ -479,10 +479,8 @@ Value TrainingPairBuilder::buildOutputDotGrad(RMSNormOp norm) {
   return rowDot;
 }
 
-LogicalResult TrainingPairBuilder::differentiate(Operation *op,
-                                                 ValueRange dys) {
+LogicalResult TrainingPairBuilder::differentiate(Operation *op, Value dy) {
   Location loc = op->getLoc();
-  Value dy = dys.front();
   auto grad = [&](Value operand, Value cotangent) {
     if (isFloatTensor(operand.getType()) && !positionTables.contains(operand))
       accumulate(operand, cotangent);
@@ -699,22 +697,14 @@ LogicalResult TrainingPairBuilder::buildBackward() {
   SmallVector<Operation *> ops;
   for (Operation &op : original.getBody().front().without_terminator())
     ops.push_back(&op);
+  // Every op isDifferentiable takes has one result.
   for (Operation *op : llvm::reverse(ops)) {
-    SmallVector<Value> dys;
-    bool reached = false;
-    for (Value result : op->getResults()) {
-      FailureOr<Value> dy = takeCotangent(result);
-      if (failed(dy))
-        return failure();
-      dys.push_back(*dy);
-      reached |= bool(*dy);
-    }
-    if (!reached)
+    FailureOr<Value> dy = takeCotangent(op->getResult(0));
+    if (failed(dy))
+      return failure();
+    if (!*dy)
       continue;
-    if (llvm::any_of(dys, [](Value dy) { return !dy; }))
-      return op->emitError("coda-generate-backward: only some results of this "
-                           "op reach a result of the function");
-    if (failed(differentiate(op, dys)))
+    if (failed(differentiate(op, *dy)))
       return failure();
   }
 
