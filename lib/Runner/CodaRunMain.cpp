@@ -95,15 +95,15 @@ describeArguments(func::FuncOp func, int64_t rows, bool fromFiles) {
   SmallVector<Argument> arguments;
   for (BlockArgument arg : func.getArguments()) {
     unsigned index = arg.getArgNumber();
-    const TensorSignature *signature = &signatures[index];
+    const TensorSignature &signature = signatures[index];
     Argument argument;
-    argument.spec.kind = signature->kind;
-    argument.spec.shape = signature->shape;
+    argument.spec.kind = signature.kind;
+    argument.spec.shape = signature.shape;
     bool dynamicRows = !argument.spec.shape.empty() &&
                        ShapedType::isDynamic(argument.spec.shape[0]);
     if (dynamicRows)
       argument.spec.shape[0] = rows;
-    if (!isFloatKind(signature->kind)) {
+    if (!isFloatKind(signature.kind)) {
       argument.spec.role = InputRole::Targets;
       for (Operation *user : arg.getUsers())
         if (auto loss = dyn_cast<CrossEntropyOp>(user);

@@ -697,7 +697,8 @@ LogicalResult TrainingPairBuilder::buildBackward() {
   SmallVector<Operation *> ops;
   for (Operation &op : original.getBody().front().without_terminator())
     ops.push_back(&op);
-  // Every op isDifferentiable takes has one result.
+  // check() let through only ops isDifferentiable names, each of one
+  // result.
   for (Operation *op : llvm::reverse(ops)) {
     FailureOr<Value> dy = takeCotangent(op->getResult(0));
     if (failed(dy))
