@@ -63,6 +63,36 @@ def test_no_driver(gpt2_mlp):
     assert result.stdout.startswith("CodaErrorNoDriver no CUDA driver"), result
 
 
+class _FakeTensor:
+    """What Bundle's tensor check reads of a torch tensor."""
+
+    def __init__(self, shape, dtype, is_cuda=True, contiguous=True):
+        self.shape, self.dtype, self.is_cuda = shape, dtype, is_cuda
+        self._contiguous = contiguous
+
+    def is_contiguous(self):
+        return self._contiguous
+
+
+def test_tensor_check_messages():
+    # Bundle.run's check of each tensor, against a stand-in for torch: every
+    # problem it reports, without torch or a GPU.
+    fake_torch = type("FakeTorch", (), {"Tensor": _FakeTensor, "bfloat16": "bf16dtype"})
+    buffer = coda.Buffer("x", "bf16", (-1, 64), "argument", None)
+    check = coda.Bundle._check_tensor
+    check(buffer, _FakeTensor((8, 64), "bf16dtype"), 8, fake_torch)
+    with pytest.raises(ValueError, match="buffer 'x': expected a CUDA tensor"):
+        check(buffer, object(), 8, fake_torch)
+    with pytest.raises(ValueError, match="buffer 'x': expected a CUDA tensor"):
+        check(buffer, _FakeTensor((8, 64), "bf16dtype", is_cuda=False), 8, fake_torch)
+    with pytest.raises(ValueError) as error:
+        check(buffer, _FakeTensor((8, 32), "f32dtype", contiguous=False), 8, fake_torch)
+    assert str(error.value) == (
+        "buffer 'x': dtype f32dtype, expected bf16dtype; shape (8, 32), expected "
+        "(8, 64); not contiguous (the runtime copies nothing)"
+    )
+
+
 def test_no_library(monkeypatch):
     # Where no runtime library is found, the first call says how to get one.
     monkeypatch.setattr(coda.runtime, "_library", None)
