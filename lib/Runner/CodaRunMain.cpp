@@ -556,9 +556,13 @@ static int checkGradients(ModuleOp module, const RunOptions &options,
     double analytic = dot((*reference)[index], direction);
     // Scaled by |g| |v|, the bound of <g, v>, so that a directional
     // derivative that cancels to a small value is not held to more digits
-    // than its terms carry.
-    double scale = std::sqrt(dot((*reference)[index], (*reference)[index]) *
-                             dot(direction, direction));
+    // than its terms carry; by the finite difference where that is larger
+    // (the two disagree then), so that a zero gradient against a nonzero
+    // difference is an error of 1, not of 1 / 1e-300.
+    double scale =
+        std::max(std::sqrt(dot((*reference)[index], (*reference)[index]) *
+                           dot(direction, direction)),
+                 std::abs(finite));
     double error = std::abs(finite - analytic) / std::max(scale, 1e-300);
     bool ok = error <= kFiniteDifferenceLimit;
     llvm::outs() << llvm::format(

@@ -46,8 +46,13 @@ CpuFunction::compile(ModuleOp module, StringRef name, bool computeInF64) {
     return failure();
 
   OwningOpRef<ModuleOp> lowered = cloneEntry(module, name);
-  lowered->lookupSymbol<func::FuncOp>(name)->setAttr(
-      LLVM::LLVMDialect::getEmitCWrapperAttrName(), UnitAttr::get(context));
+  auto entry = lowered->lookupSymbol<func::FuncOp>(name);
+  entry->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                 UnitAttr::get(context));
+  // CODA's notes on the arguments and results (a backward's
+  // coda.gradient_of) mean nothing to LLVM, which would warn about them.
+  entry.removeArgAttrsAttr();
+  entry.removeResAttrsAttr();
   PassManager pm(context);
   CodaCpuPipelineOptions options;
   options.computeInF64 = computeInF64;
