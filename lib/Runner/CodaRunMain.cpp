@@ -191,8 +191,9 @@ readInputs(StringRef directory, ArrayRef<Argument> arguments) {
 static llvm::Error dumpOutputs(StringRef directory,
                                ArrayRef<HostTensor> outputs) {
   if (std::error_code error = llvm::sys::fs::create_directories(directory))
-    return llvm::createStringError(error, "cannot create %s",
-                                   directory.str().c_str());
+    return llvm::createStringError(error, "cannot create %s: %s",
+                                   directory.str().c_str(),
+                                   error.message().c_str());
   for (auto [index, output] : llvm::enumerate(outputs)) {
     llvm::SmallString<128> path(directory);
     llvm::sys::path::append(path, "result" + std::to_string(index) + ".npy");
