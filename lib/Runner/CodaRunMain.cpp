@@ -40,6 +40,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
@@ -48,6 +49,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::coda;
@@ -81,6 +83,30 @@ struct Argument {
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "coda-run") << message << "\n";
   return 1;
+}
+
+/// Fails, reporting on `func`, where the inputs of `specs` would take more
+/// bytes than the machine's memory (they are drawn in host memory).
+static LogicalResult checkInputsFit(func::FuncOp func,
+                                    ArrayRef<InputSpec> specs, int64_t rows) {
+  uint64_t bytes = 0;
+  bool overflow = false;
+  for (const InputSpec &spec : specs) {
+    uint64_t count = getElementBytes(spec.kind);
+    for (int64_t dim : spec.shape)
+      count = llvm::SaturatingMultiply(count, uint64_t(dim), &overflow);
+    bytes = llvm::SaturatingAdd(bytes, count, &overflow);
+  }
+  uint64_t memory = uint64_t(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE);
+  if (!overflow && bytes <= memory)
+    return success();
+  return func.emitError("the arguments at ")
+         << rows << " rows take "
+         << (overflow ? std::string("more than 2^64")
+                      : llvm::formatv("{0:e2}", double(bytes)).str())
+         << " bytes, more than this machine's "
+         << llvm::formatv("{0:e2}", double(memory)).str()
+         << " bytes of memory; coda-run draws them in host memory";
 }
 
 /// Describes the arguments of `func`: their signatures, roles and, for
@@ -165,8 +191,9 @@ readInputs(StringRef directory, ArrayRef<Argument> arguments) {
 static llvm::Error dumpOutputs(StringRef directory,
                                ArrayRef<HostTensor> outputs) {
   if (std::error_code error = llvm::sys::fs::create_directories(directory))
-    return llvm::createStringError(error, "cannot create %s",
-                                   directory.str().c_str());
+    return llvm::createStringError(error, "cannot create %s: %s",
+                                   directory.str().c_str(),
+                                   error.message().c_str());
   for (auto [index, output] : llvm::enumerate(outputs)) {
     llvm::SmallString<128> path(directory);
     llvm::sys::path::append(path, "result" + std::to_string(index) + ".npy");
@@ -756,6 +783,8 @@ int mlir::coda::codaRunMain(int argc, char **argv) {
         " needs --device cuda");
   if (options.benchIterations == 0)
     return fail("--bench-iterations must be at least 1");
+  if (rows.getNumOccurrences() && options.rows < 1)
+    return fail("--rows must be at least 1, got " + llvm::Twine(options.rows));
   if (!options.inputs.empty() && options.rows >= 0)
     return fail("--rows sets the size of generated inputs; with --inputs the "
                 "files set it");
@@ -763,6 +792,9 @@ int mlir::coda::codaRunMain(int argc, char **argv) {
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
+  // A diagnostic names its line; the op's generic form adds nothing for the
+  // user of a tool that runs whole functions.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   OwningOpRef<ModuleOp> module =
@@ -803,6 +835,8 @@ int mlir::coda::codaRunMain(int argc, char **argv) {
   } else {
     for (const Argument &argument : *arguments)
       specs.push_back(argument.spec);
+    if (failed(checkInputsFit(func, specs, options.rows)))
+      return 1;
     inputs = generateInputs(specs, options.seed);
   }
 

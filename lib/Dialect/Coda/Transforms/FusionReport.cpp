@@ -116,6 +116,11 @@ struct CodaFusionReportPass
   using Base::Base;
 
   void runOnOperation() override {
+    if (rows < 1) {
+      mlir::emitError(getOperation().getLoc(), "coda-fusion-report: rows = ")
+          << int64_t(rows) << "; the report counts traffic at 1 row or more";
+      return signalPassFailure();
+    }
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (!func.isExternal() && failed(report(func)))
         return signalPassFailure();
