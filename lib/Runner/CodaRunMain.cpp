@@ -711,7 +711,8 @@ int mlir::coda::codaRunMain(int argc, char **argv) {
                                llvm::cl::cat(category));
   llvm::cl::opt<int64_t> rows(
       "rows", llvm::cl::init(-1),
-      llvm::cl::desc("Row count of arguments with a dynamic row count"),
+      llvm::cl::desc("Row count of arguments with a dynamic row count (at "
+                     "least 1; the drawn arguments must fit in memory)"),
       llvm::cl::cat(category));
   llvm::cl::opt<bool> compareUnfused(
       "compare-with-unfused",

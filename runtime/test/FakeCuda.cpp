@@ -61,13 +61,11 @@ Options readOptions() {
     else if (item == "contexts")
       options.contexts = true;
     else if (item.substr(0, 5) == "fail=") {
-      std::string_view entry = item.substr(5);
-      size_t at = entry.find('@');
-      options.failures[std::string(entry.substr(0, at))] =
-          at == std::string_view::npos
+      size_t at = value.find('@');
+      options.failures[value.substr(0, at)] =
+          at == std::string::npos
               ? 0
-              : std::strtoul(std::string(entry.substr(at + 1)).c_str(), nullptr,
-                             10);
+              : std::strtoul(value.c_str() + at + 1, nullptr, 10);
     } else if (item.substr(0, 3) == "cc=") {
       int capability = std::atoi(value.c_str());
       options.major = capability / 10;

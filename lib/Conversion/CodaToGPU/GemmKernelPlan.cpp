@@ -47,16 +47,17 @@ FailureOr<std::optional<GemmSchedule>>
 mlir::coda::parseScheduleOptions(Operation *anchor, StringRef schedule,
                                  int64_t stages, int64_t groupRows) {
   if (stages == 1)
-    return anchor->emitError("stages = 1: the mainloop's ring needs at least "
-                             "2 slots to overlap loads with wgmma");
+    return mlir::emitError(anchor->getLoc(),
+                           "stages = 1: the mainloop's ring needs at least 2 "
+                           "slots to overlap loads with wgmma");
   if (groupRows < 1)
-    return anchor->emitError("group-rows = ")
+    return mlir::emitError(anchor->getLoc(), "group-rows = ")
            << groupRows << ": a tile group holds at least one row tile";
   if (schedule == "auto")
     return std::optional<GemmSchedule>();
   std::optional<GemmSchedule> parsed = parseGemmSchedule(schedule);
   if (!parsed)
-    return anchor->emitError("schedule = \"")
+    return mlir::emitError(anchor->getLoc(), "schedule = \"")
            << schedule
            << "\" is not \"auto\", \"cooperative\", \"pingpong\" or "
               "\"epilogue-warpgroup\"";

@@ -82,7 +82,7 @@ StringRef stringifyGemmSchedule(GemmSchedule schedule);
 
 /// The schedule of the `schedule`, `stages` and `group-rows` pass options
 /// (none for "auto": the planner chooses per GEMM), or failure after
-/// reporting on `anchor` why they are not one.
+/// reporting at `anchor`'s location (without the op) why they are not one.
 FailureOr<std::optional<GemmSchedule>> parseScheduleOptions(Operation *anchor,
                                                             StringRef schedule,
                                                             int64_t stages,

@@ -12,6 +12,7 @@
 #include "coda/Dialect/Coda/IR/CodaDialect.h"
 #include "coda/InitAll.h"
 #include "coda/Pipelines/Pipelines.h"
+#include "coda/Support/TopLevelModule.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassManager.h"
@@ -175,13 +176,9 @@ void mlir::coda::registerPTXTranslation() {
                                       const CodaToPTXPipelineOptions &);
   auto onModule = [](Translate translate) {
     return [translate](Operation *op, raw_ostream &os) -> LogicalResult {
-      auto module = dyn_cast<ModuleOp>(op);
+      ModuleOp module = getTopLevelModule(op);
       if (!module)
-        return op->emitError(
-                   "expected a builtin.module at the top level, got '")
-               << op->getName()
-               << "' (without --no-implicit-module, top-level functions "
-                  "are wrapped in one)";
+        return failure();
       // The plan file is written only once the translation succeeded.
       std::string planPath = getLaunchPlanPath(launchPlan), plan;
       llvm::raw_string_ostream planStream(plan);

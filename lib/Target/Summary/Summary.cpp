@@ -8,6 +8,7 @@
 
 #include "coda/Dialect/Coda/IR/CodaOps.h"
 #include "coda/Support/Locations.h"
+#include "coda/Support/TopLevelModule.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
@@ -134,13 +135,9 @@ void mlir::coda::registerSummaryTranslation() {
       "coda-summary",
       "print the coda ops, GEMMs and parameters of every function",
       [](Operation *op, raw_ostream &os) -> LogicalResult {
-        auto module = dyn_cast<ModuleOp>(op);
+        ModuleOp module = getTopLevelModule(op);
         if (!module)
-          return op->emitError(
-                     "expected a builtin.module at the top level, got '")
-                 << op->getName()
-                 << "' (without --no-implicit-module, top-level functions "
-                    "are wrapped in one)";
+          return failure();
         return writeSummary(module, os);
       },
       [](DialectRegistry &registry) {

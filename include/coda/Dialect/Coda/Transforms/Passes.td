@@ -253,7 +253,7 @@ def CodaFusionReportPass : Pass<"coda-fusion-report", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::coda::CodaDialect"];
   let options = [
     Option<"rows", "rows", "int64_t", /*default=*/"4096",
-           "Row count at which bytes are reported">,
+           "Row count at which bytes are reported (at least 1)">,
     Option<"pipeline", "pipeline", "std::string",
            /*default=*/"\"coda-gpu-fuse-pipeline\"",
            "The function pipeline whose effect is reported">,
