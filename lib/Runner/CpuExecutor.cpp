@@ -11,6 +11,8 @@
 
 #include "coda/Runner/CpuExecutor.h"
 
+#include "GuardedAllocations.h"
+
 #include "llvm/ADT/SetVector.h"
 
 #include "coda/Pipelines/Pipelines.h"
@@ -22,6 +24,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <cstdlib>
@@ -77,6 +80,8 @@ CpuFunction::compile(ModuleOp module, StringRef name, bool computeInF64) {
   if (!engine)
     return module.emitError("cannot compile @")
            << name << " for the CPU: " << llvm::toString(engine.takeError());
+  // A failed allocation ends the call with an error, not a crash.
+  (*engine)->registerSymbols(getGuardedAllocationSymbols);
   compiled->engine = std::move(*engine);
   return compiled;
 }
@@ -127,8 +132,18 @@ CpuFunction::run(ArrayRef<HostTensor> inputs) const {
     packed.push_back(&resultPointer);
   for (void *&pointer : descriptorPointers)
     packed.push_back(&pointer);
-  if (llvm::Error error = engine->invokePacked("_mlir_ciface_" + name, packed))
-    return std::move(error);
+  auto function = engine->lookupPacked("_mlir_ciface_" + name);
+  if (!function)
+    return function.takeError();
+  if (std::optional<AllocationFailure> failure =
+          callWithGuardedAllocations(*function, packed.data()))
+    return llvm::createStringError(llvm::formatv(
+        "@{0}{1} ran out of host memory: allocating {2:e2} bytes failed "
+        "while its buffers held {3:e2} bytes",
+        name,
+        ShapedType::isDynamic(rows) ? std::string()
+                                    : llvm::formatv(" at {0} rows", rows).str(),
+        double(failure->requested), double(failure->held)));
 
   // Copy each result out, honouring its strides, then free each buffer
   // once: results may share one (a value returned twice).

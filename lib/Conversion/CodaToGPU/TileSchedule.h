@@ -1,5 +1,4 @@
 //===- TileSchedule.h - a GEMM CTA's walk over its units --------*- C++ -*-===//
-//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

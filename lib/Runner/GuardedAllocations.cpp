@@ -1,0 +1,106 @@
+//===- GuardedAllocations.cpp - checked allocations -----------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// A failed allocation leaves the compiled code by longjmp to
+// callWithGuardedAllocations. That is sound here: the frames it skips are
+// the compiled function's, which hold no cleanups, and the allocation
+// function's, which holds no object; the call's state, which changes
+// between setjmp and longjmp, lives on the heap, not in the frame setjmp
+// returns to.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GuardedAllocations.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <csetjmp>
+#include <cstdlib>
+#include <memory>
+
+using namespace mlir;
+using namespace mlir::coda;
+
+namespace {
+/// The state of one guarded call.
+struct GuardedCall {
+  std::jmp_buf onFailure;
+  /// The call's live buffers and their bytes.
+  llvm::DenseMap<void *, uint64_t> live;
+  uint64_t held = 0;
+  AllocationFailure failure;
+};
+} // namespace
+
+/// The guarded call in progress on this thread (calls do not nest: the
+/// compiled functions call no other).
+static thread_local GuardedCall *current = nullptr;
+
+/// Records `pointer` of `bytes` in the current call, or leaves the call
+/// where it is null (a zero-byte request may return null and is not a
+/// failure).
+static void *record(void *pointer, uint64_t bytes) {
+  GuardedCall *call = current;
+  if (!pointer && bytes != 0) {
+    call->failure.requested = bytes;
+    call->failure.held = call->held;
+    std::longjmp(call->onFailure, 1);
+  }
+  if (pointer) {
+    call->live[pointer] = bytes;
+    call->held += bytes;
+  }
+  return pointer;
+}
+
+static void *guardedMalloc(size_t bytes) {
+  return record(std::malloc(bytes), bytes);
+}
+
+static void *guardedCalloc(size_t count, size_t size) {
+  // An overflowing product is a failed request of more than 2^64 bytes.
+  size_t bytes;
+  if (__builtin_mul_overflow(count, size, &bytes))
+    return record(nullptr, UINT64_MAX);
+  return record(std::calloc(count, size), bytes);
+}
+
+static void guardedFree(void *pointer) {
+  GuardedCall *call = current;
+  auto it = call->live.find(pointer);
+  if (it != call->live.end()) {
+    call->held -= it->second;
+    call->live.erase(it);
+  }
+  std::free(pointer);
+}
+
+llvm::orc::SymbolMap
+mlir::coda::getGuardedAllocationSymbols(llvm::orc::MangleAndInterner interner) {
+  llvm::orc::SymbolMap symbols;
+  auto bind = [&](llvm::StringRef name, auto *function) {
+    symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
+                               llvm::JITSymbolFlags::Exported};
+  };
+  bind("malloc", &guardedMalloc);
+  bind("calloc", &guardedCalloc);
+  bind("free", &guardedFree);
+  return symbols;
+}
+
+std::optional<AllocationFailure>
+mlir::coda::callWithGuardedAllocations(void (*function)(void **),
+                                       void **arguments) {
+  auto call = std::make_unique<GuardedCall>();
+  current = call.get();
+  if (setjmp(call->onFailure) != 0) {
+    current = nullptr;
+    for (auto [pointer, bytes] : call->live)
+      std::free(pointer);
+    return call->failure;
+  }
+  function(arguments);
+  current = nullptr;
+  return std::nullopt;
+}
