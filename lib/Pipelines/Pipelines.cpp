@@ -65,6 +65,14 @@ void mlir::coda::buildCodaCpuPipeline(OpPassManager &pm,
   pm.addPass(createConvertCodaToLinalgPass({options.computeInF64}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Checks at run time of what the types leave open, such as a dynamic row
+  // count that meets a static one (each op's operands against its loop
+  // bounds). A failed check prints its message and location (puts) and
+  // calls abort.
+  std::unique_ptr<Pass> checks = createGenerateRuntimeVerificationPass();
+  (void)checks->initializeOptions("verbose-level=0",
+                                  [](const Twine &) { return failure(); });
+  pm.addPass(std::move(checks));
 
   // Tensors to buffers; function boundaries take identity-layout memrefs so
   // the runner can pass plain row-major arrays.

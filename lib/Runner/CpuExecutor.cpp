@@ -11,7 +11,7 @@
 
 #include "coda/Runner/CpuExecutor.h"
 
-#include "GuardedAllocations.h"
+#include "GuardedCall.h"
 
 #include "llvm/ADT/SetVector.h"
 
@@ -80,8 +80,9 @@ CpuFunction::compile(ModuleOp module, StringRef name, bool computeInF64) {
   if (!engine)
     return module.emitError("cannot compile @")
            << name << " for the CPU: " << llvm::toString(engine.takeError());
-  // A failed allocation ends the call with an error, not a crash.
-  (*engine)->registerSymbols(getGuardedAllocationSymbols);
+  // A failed allocation or runtime check ends the call with an error, not
+  // the process.
+  (*engine)->registerSymbols(getGuardedCallSymbols);
   compiled->engine = std::move(*engine);
   return compiled;
 }
@@ -92,6 +93,43 @@ static void *const kGlobalBufferMarker = reinterpret_cast<void *>(0xdeadbeef);
 
 /// Returns the words of a memref descriptor of `rank` dimensions.
 static size_t descriptorWords(size_t rank) { return 3 + 2 * rank; }
+
+/// Rewrites a runtime check's message, `ERROR: Runtime op verification
+/// failed\n^ WHAT\nLocation: loc("FILE":LINE:COL)`, as `FILE:LINE:COL: WHAT`;
+/// another message is returned as it is.
+static std::string describeCheck(StringRef message) {
+  StringRef what, where;
+  SmallVector<StringRef> lines;
+  message.split(lines, '\n');
+  for (StringRef line : lines) {
+    if (line.consume_front("^ "))
+      what = line;
+    else if (line.consume_front("Location: loc(") && line.consume_back(")"))
+      where = line;
+  }
+  if (what.empty() || where.empty())
+    return message.trim().str();
+  std::string location = where.str();
+  llvm::erase(location, '"');
+  return location + ": " + what.str();
+}
+
+/// The error of function `name`'s call that `failure` ended, at `rows`
+/// rows (dynamic: the function has none).
+static llvm::Error describeFailure(StringRef name, const CallFailure &failure,
+                                   int64_t rows) {
+  std::string at = ShapedType::isDynamic(rows)
+                       ? std::string()
+                       : llvm::formatv(" at {0} rows", rows).str();
+  if (failure.kind == CallFailure::Kind::Check)
+    return llvm::createStringError(
+        llvm::formatv("@{0}{1} failed a runtime check: {2}", name, at,
+                      describeCheck(failure.message)));
+  return llvm::createStringError(llvm::formatv(
+      "@{0}{1} ran out of host memory: allocating {2:e2} bytes failed while "
+      "its buffers held {3:e2} bytes",
+      name, at, double(failure.requested), double(failure.held)));
+}
 
 llvm::Expected<std::vector<HostTensor>>
 CpuFunction::run(ArrayRef<HostTensor> inputs) const {
@@ -135,15 +173,9 @@ CpuFunction::run(ArrayRef<HostTensor> inputs) const {
   auto function = engine->lookupPacked("_mlir_ciface_" + name);
   if (!function)
     return function.takeError();
-  if (std::optional<AllocationFailure> failure =
-          callWithGuardedAllocations(*function, packed.data()))
-    return llvm::createStringError(llvm::formatv(
-        "@{0}{1} ran out of host memory: allocating {2:e2} bytes failed "
-        "while its buffers held {3:e2} bytes",
-        name,
-        ShapedType::isDynamic(rows) ? std::string()
-                                    : llvm::formatv(" at {0} rows", rows).str(),
-        double(failure->requested), double(failure->held)));
+  if (std::optional<CallFailure> failure =
+          callGuarded(*function, packed.data()))
+    return describeFailure(name, *failure, rows);
 
   // Copy each result out, honouring its strides, then free each buffer
   // once: results may share one (a value returned twice).

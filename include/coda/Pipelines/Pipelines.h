@@ -58,7 +58,9 @@ struct CodaCpuPipelineOptions
 /// functions for the ExecutionEngine. Tensors become memrefs with the
 /// identity layout; a function returns its results as memref descriptors
 /// whose buffers it allocated with `malloc`. Functions that carry
-/// `llvm.emit_c_interface` get a `_mlir_ciface_` wrapper.
+/// `llvm.emit_c_interface` get a `_mlir_ciface_` wrapper. Shapes the types
+/// leave open are checked at run time: a failed check calls `puts` with its
+/// message and location, then `abort`.
 void buildCodaCpuPipeline(OpPassManager &pm,
                           const CodaCpuPipelineOptions &options);
 

@@ -263,9 +263,10 @@ static llvm::json::Object planFunction(func::FuncOp func) {
 
 void mlir::coda::writeLaunchPlan(ModuleOp module, raw_ostream &os) {
   llvm::json::Array functions;
-  for (auto func : module.getOps<func::FuncOp>()) {
-    functions.push_back(planFunction(func));
-  }
+  // A declaration has nothing to launch.
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal())
+      functions.push_back(planFunction(func));
   os << llvm::formatv("{0:1}\n", llvm::json::Value(llvm::json::Object{
                                      {"target", "sm_90a"},
                                      {"functions", std::move(functions)}}));

@@ -1,17 +1,16 @@
-//===- GuardedAllocations.cpp - checked allocations -----------------------===//
+//===- GuardedCall.cpp - a compiled function's failures as errors ---------===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// A failed allocation leaves the compiled code by longjmp to
-// callWithGuardedAllocations. That is sound here: the frames it skips are
-// the compiled function's, which hold no cleanups, and the allocation
-// function's, which holds no object; the call's state, which changes
-// between setjmp and longjmp, lives on the heap, not in the frame setjmp
-// returns to.
+// A failure leaves the compiled code by longjmp to callGuarded. That is
+// sound here: the frames it skips are the compiled function's, which hold
+// no cleanups, and the binding's, which holds no object; the call's state,
+// which changes between setjmp and longjmp, lives on the heap, not in the
+// frame setjmp returns to.
 //
 //===----------------------------------------------------------------------===//
 
-#include "GuardedAllocations.h"
+#include "GuardedCall.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -29,13 +28,18 @@ struct GuardedCall {
   /// The call's live buffers and their bytes.
   llvm::DenseMap<void *, uint64_t> live;
   uint64_t held = 0;
-  AllocationFailure failure;
+  CallFailure failure;
 };
 } // namespace
 
 /// The guarded call in progress on this thread (calls do not nest: the
 /// compiled functions call no other).
 static thread_local GuardedCall *current = nullptr;
+
+[[noreturn]] static void leave(GuardedCall *call, CallFailure::Kind kind) {
+  call->failure.kind = kind;
+  std::longjmp(call->onFailure, 1);
+}
 
 /// Records `pointer` of `bytes` in the current call, or leaves the call
 /// where it is null (a zero-byte request may return null and is not a
@@ -45,7 +49,7 @@ static void *record(void *pointer, uint64_t bytes) {
   if (!pointer && bytes != 0) {
     call->failure.requested = bytes;
     call->failure.held = call->held;
-    std::longjmp(call->onFailure, 1);
+    leave(call, CallFailure::Kind::Allocation);
   }
   if (pointer) {
     call->live[pointer] = bytes;
@@ -76,8 +80,16 @@ static void guardedFree(void *pointer) {
   std::free(pointer);
 }
 
+/// A failing runtime check prints its message, then aborts.
+static int guardedPuts(const char *text) {
+  current->failure.message += text;
+  return 0;
+}
+
+static void guardedAbort() { leave(current, CallFailure::Kind::Check); }
+
 llvm::orc::SymbolMap
-mlir::coda::getGuardedAllocationSymbols(llvm::orc::MangleAndInterner interner) {
+mlir::coda::getGuardedCallSymbols(llvm::orc::MangleAndInterner interner) {
   llvm::orc::SymbolMap symbols;
   auto bind = [&](llvm::StringRef name, auto *function) {
     symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
@@ -86,19 +98,20 @@ mlir::coda::getGuardedAllocationSymbols(llvm::orc::MangleAndInterner interner) {
   bind("malloc", &guardedMalloc);
   bind("calloc", &guardedCalloc);
   bind("free", &guardedFree);
+  bind("puts", &guardedPuts);
+  bind("abort", &guardedAbort);
   return symbols;
 }
 
-std::optional<AllocationFailure>
-mlir::coda::callWithGuardedAllocations(void (*function)(void **),
-                                       void **arguments) {
+std::optional<CallFailure> mlir::coda::callGuarded(void (*function)(void **),
+                                                   void **arguments) {
   auto call = std::make_unique<GuardedCall>();
   current = call.get();
   if (setjmp(call->onFailure) != 0) {
     current = nullptr;
     for (auto [pointer, bytes] : call->live)
       std::free(pointer);
-    return call->failure;
+    return std::move(call->failure);
   }
   function(arguments);
   current = nullptr;
