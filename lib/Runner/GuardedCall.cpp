@@ -15,6 +15,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <csetjmp>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 
@@ -43,9 +44,11 @@ static thread_local GuardedCall *current = nullptr;
 
 /// Records `pointer` of `bytes` in the current call, or leaves the call
 /// where it is null (a zero-byte request may return null and is not a
-/// failure).
+/// failure). Outside a guarded call it returns `pointer` as it is.
 static void *record(void *pointer, uint64_t bytes) {
   GuardedCall *call = current;
+  if (!call)
+    return pointer;
   if (!pointer && bytes != 0) {
     call->failure.requested = bytes;
     call->failure.held = call->held;
@@ -71,22 +74,31 @@ static void *guardedCalloc(size_t count, size_t size) {
 }
 
 static void guardedFree(void *pointer) {
-  GuardedCall *call = current;
-  auto it = call->live.find(pointer);
-  if (it != call->live.end()) {
-    call->held -= it->second;
-    call->live.erase(it);
+  if (GuardedCall *call = current) {
+    auto it = call->live.find(pointer);
+    if (it != call->live.end()) {
+      call->held -= it->second;
+      call->live.erase(it);
+    }
   }
   std::free(pointer);
 }
 
-/// A failing runtime check prints its message, then aborts.
+/// A failing runtime check prints its message, then aborts. Outside a
+/// guarded call (compiled code the engine runs on its own, such as global
+/// constructors) these are the C library's.
 static int guardedPuts(const char *text) {
+  if (!current)
+    return std::puts(text);
   current->failure.message += text;
   return 0;
 }
 
-static void guardedAbort() { leave(current, CallFailure::Kind::Check); }
+static void guardedAbort() {
+  if (!current)
+    std::abort();
+  leave(current, CallFailure::Kind::Check);
+}
 
 llvm::orc::SymbolMap
 mlir::coda::getGuardedCallSymbols(llvm::orc::MangleAndInterner interner) {
