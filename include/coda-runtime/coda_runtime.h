@@ -202,8 +202,9 @@ CODA_RUNTIME_EXPORT const char *
 codaSessionResultName(const CodaSession *session, size_t index);
 
 /** The row count every launch of the function must use when it has no
-    dynamic row count (no -1 in its plan) and launches kernels; 0 when any
-    row count of at least 1 will do, or for a null session. */
+    dynamic row count (no -1 in its plan) and launches kernels, or when a
+    static shape fixes it (the plan's "fixed_rows"); 0 when any row count
+    of at least 1 will do, or for a null session. */
 CODA_RUNTIME_EXPORT int64_t codaSessionStaticRows(const CodaSession *session);
 
 /** The number of kernels the function launches (its alias and boundary

@@ -16,3 +16,11 @@ std::string mlir::coda::formatSourceLine(Location loc) {
     return " (line " + std::to_string(fileLoc.getLine()) + ")";
   return "";
 }
+
+std::string mlir::coda::formatSourceLocation(Location loc) {
+  if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
+    return fileLoc.getFilename().str() + ":" +
+           std::to_string(fileLoc.getLine()) + ":" +
+           std::to_string(fileLoc.getColumn());
+  return "";
+}

@@ -92,6 +92,11 @@ Status Function::checkRows(int64_t rows) const {
     return Status(CodaErrorInvalidRows,
                   prefix + "the plan has no -1 and runs over " +
                       std::to_string(*staticRows) + " rows only");
+  if (fixedRows && rows != *fixedRows)
+    return Status(CodaErrorInvalidRows,
+                  prefix + "a static shape fixes it at " +
+                      std::to_string(*fixedRows) + " rows" +
+                      (fixedRowsBy.empty() ? "" : " (" + fixedRowsBy + ")"));
   return Status();
 }
 
@@ -602,6 +607,19 @@ Status PlanReader::readFunction(const Value &value, const std::string &path,
     }
   if (!dynamic && function.kernelCount != 0)
     function.staticRows = largest;
+
+  // The row count static shapes fix, and the op that fixes it.
+  if (value.get("fixed_rows")) {
+    int64_t rows;
+    if (Status status =
+            getInteger(value, path, "fixed_rows", 1, INT32_MAX, rows))
+      return status;
+    function.fixedRows = rows;
+  }
+  if (value.get("fixed_rows_by"))
+    if (Status status =
+            getString(value, path, "fixed_rows_by", function.fixedRowsBy))
+      return status;
   return Status();
 }
 

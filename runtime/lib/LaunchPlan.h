@@ -156,6 +156,16 @@ struct Function {
   bool hasBoundary = false;
   /// The row count of a plan without -1 (its kernels' largest `rows`).
   std::optional<int64_t> staticRows;
+  /// The row count M that static shapes fix in a plan with -1 (plan field
+  /// "fixed_rows"), and the op that fixes it ("fixed_rows_by", e.g.
+  /// "coda.scale at f.mlir:2:8"; may be empty).
+  std::optional<int64_t> fixedRows;
+  std::string fixedRowsBy;
+
+  /// The only row count the function runs over: staticRows or fixedRows.
+  std::optional<int64_t> getRequiredRows() const {
+    return staticRows ? staticRows : fixedRows;
+  }
 
   /// The index of the buffer named `name`.
   std::optional<size_t> findBuffer(std::string_view name) const;

@@ -211,7 +211,8 @@ const char *codaSessionResultName(const CodaSession *session, size_t index) {
 }
 
 int64_t codaSessionStaticRows(const CodaSession *session) {
-  return session ? session->session.getFunction().staticRows.value_or(0) : 0;
+  return session ? session->session.getFunction().getRequiredRows().value_or(0)
+                 : 0;
 }
 
 size_t codaSessionKernelCount(const CodaSession *session) {

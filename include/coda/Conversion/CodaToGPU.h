@@ -20,6 +20,13 @@ void populateSplitNormGradientsPatterns(RewritePatternSet &patterns);
 /// feed it -> one coda.map.
 void populateFormMapsPatterns(RewritePatternSet &patterns);
 
+/// Returns true for the ops an elementwise kernel runs outside a GEMM
+/// epilogue: those with a scalar form (ScalarMath.h), the column maps of one
+/// row (slices, concats and "half" RoPE) and coda.map, whose every operand
+/// is `[M, N]`, a per-column `[N]` or a per-row `[M, 1]` tensor of 16- or
+/// 32-bit floats.
+bool isElementwiseKernelOp(Operation *op);
+
 } // namespace mlir::coda
 
 #endif // CODA_CONVERSION_CODATOGPU_H

@@ -17,6 +17,10 @@ namespace mlir::coda {
 /// fused and named locations), "" otherwise.
 std::string formatSourceLine(Location loc);
 
+/// Returns "file:line:col" for a location in a source file (looking through
+/// fused and named locations), "" otherwise.
+std::string formatSourceLocation(Location loc);
+
 } // namespace mlir::coda
 
 #endif // CODA_SUPPORT_LOCATIONS_H

@@ -7,20 +7,15 @@
 #ifndef CODA_LIB_CONVERSION_CODATOGPU_ELEMENTWISEKERNEL_H
 #define CODA_LIB_CONVERSION_CODATOGPU_ELEMENTWISEKERNEL_H
 
+#include "coda/Conversion/CodaToGPU.h"
 #include "coda/Dialect/Coda/IR/CodaOps.h"
 
 namespace mlir::coda {
 
-/// Returns true for the ops an elementwise kernel runs outside a GEMM
-/// epilogue: those with a scalar form (ScalarMath.h), the column maps of one
-/// row (slices, concats and "half" RoPE) and coda.map, whose every operand
-/// is `[M, N]`, a per-column `[N]` or a per-row `[M, 1]` tensor of 16- or
-/// 32-bit floats.
-bool isElementwiseKernelOp(Operation *op);
-
-/// Checks that the kernel can evaluate `op` (an isElementwiseKernelOp): a
-/// map's region holds only ops with a scalar form and column maps, and a
-/// concat only as the value it yields. Reports the reason otherwise.
+/// Checks that the kernel can evaluate `op` (an isElementwiseKernelOp,
+/// CodaToGPU.h): a map's region holds only ops with a scalar form and column
+/// maps, and a concat only as the value it yields. Reports the reason
+/// otherwise.
 LogicalResult checkElementwiseKernelSupport(Operation *op);
 
 /// Rows of the output each CTA of an elementwise kernel computes, and its

@@ -17,6 +17,16 @@
 //                               ..., {"rows": -1}, {"buffer": "arg0"}, ...],
 //                 "rows": -1}]}
 //
+// A function whose static shapes fix its row count M has "fixed_rows": R,
+// the only M it runs over, and "fixed_rows_by": "<op> at <file>:<line>:<col>"
+// (the op alone without a source location), the first kernel op whose
+// verifier makes values of M rows (-1) and of R rows one count: the `a`
+// operands and matrix results (but per-block sums over rows) of a GEMM with
+// a_layout "mk", the matrix operands and results of an elementwise kernel, a
+// norm, norm statistics or a reduction of partials; an op that reduces over
+// rows ties none. Over another M its kernels would be out of step with its
+// shapes, so the runtime refuses it.
+//
 // A kernel runs over `rows` rows: -1 for the function's row count M, -B
 // for ceil(M / B) (the per-16-row partials of a sum over rows), else
 // a static count (a GEMM over a [1, K] operand, a weight gradient's static
@@ -48,7 +58,9 @@
 
 #include "coda/Target/PTX/LaunchPlan.h"
 
+#include "coda/Conversion/CodaToGPU.h"
 #include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "coda/Support/Locations.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/DenseMap.h"
@@ -84,6 +96,54 @@ static llvm::json::Array getShape(Value value) {
                     : ShapedType::isDynamic(size) ? -1
                                                   : size);
   return shape;
+}
+
+/// The values of kernel op `op` whose verifier ties their rows to one count:
+/// a GEMM's `a` operands and its matrix results but for per-block sums over
+/// rows (none for a weight gradient, which reduces over the rows of its
+/// operands), and the matrix operands and results of an elementwise kernel,
+/// a norm, a norm's statistics and a reduction of partials. Ops that reduce
+/// over rows (sums over rows, norm gradients' partials, cross entropy) have
+/// none.
+static SmallVector<Value> getRowTiedValues(Operation &op) {
+  auto isMatrix = [](Value value) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    return type && type.getRank() == 2;
+  };
+  SmallVector<Value> tied;
+  if (auto gemm = dyn_cast<GemmOp>(op)) {
+    if (gemm.getALayout() != "mk")
+      return tied;
+    llvm::append_range(tied, llvm::make_filter_range(gemm.getA(), isMatrix));
+    for (Value result : gemm.getResults())
+      if (isMatrix(result) && !getPartialSumRowsOf(result))
+        tied.push_back(result);
+    return tied;
+  }
+  if (!isElementwiseKernelOp(&op) &&
+      !isa<RMSNormOp, LayerNormOp, NormStatisticsOp, ReducePartialsOp>(op))
+    return tied;
+  llvm::append_range(tied, llvm::make_filter_range(op.getOperands(), isMatrix));
+  llvm::append_range(tied, llvm::make_filter_range(op.getResults(), isMatrix));
+  return tied;
+}
+
+/// The static row count R >= 1 that kernel op `op` ties the function's M
+/// to: one of its row-tied values has M rows (-1), another R.
+static std::optional<int64_t> getFixedRows(Operation &op) {
+  bool hasM = false;
+  std::optional<int64_t> fixed;
+  for (Value value : getRowTiedValues(op)) {
+    // -B, per-block partials, has no count to compare.
+    int64_t rows = getPlanRows(value);
+    if (rows == -1)
+      hasM = true;
+    else if (rows >= 1 && !fixed)
+      fixed = rows;
+  }
+  if (!hasM)
+    return std::nullopt;
+  return fixed;
 }
 
 /// The entry of kernel `kernelName`, launched as `launch` says, that runs
@@ -174,6 +234,9 @@ static llvm::json::Object planFunction(func::FuncOp func) {
 
   llvm::json::Array kernels;
   unsigned temporaries = 0;
+  // The first kernel op that fixes M, and the count it fixes it at.
+  Operation *fixedBy = nullptr;
+  int64_t fixedRows = 0;
   for (Operation &op : func.getBody().front()) {
     if (isa<func::ReturnOp>(op))
       continue;
@@ -203,6 +266,11 @@ static llvm::json::Object planFunction(func::FuncOp func) {
                              {"results", std::move(results)}});
       continue;
     }
+    if (!fixedBy)
+      if (std::optional<int64_t> rows = getFixedRows(op)) {
+        fixedBy = &op;
+        fixedRows = *rows;
+      }
     // Partials have one column per N-tile.
     if (isa<GemmOp>(op))
       for (llvm::json::Value &buffer :
@@ -255,10 +323,19 @@ static llvm::json::Object planFunction(func::FuncOp func) {
         object["role"] = "result";
     }
   }
-  return llvm::json::Object{{"name", func.getSymName()},
-                            {"buffers", std::move(buffers)},
-                            {"results", std::move(results)},
-                            {"kernels", std::move(kernels)}};
+  llvm::json::Object plan{{"name", func.getSymName()},
+                          {"buffers", std::move(buffers)},
+                          {"results", std::move(results)},
+                          {"kernels", std::move(kernels)}};
+  if (fixedBy) {
+    std::string by = fixedBy->getName().getStringRef().str();
+    std::string location = formatSourceLocation(fixedBy->getLoc());
+    if (!location.empty())
+      by += " at " + location;
+    plan["fixed_rows"] = fixedRows;
+    plan["fixed_rows_by"] = std::move(by);
+  }
+  return plan;
 }
 
 void mlir::coda::writeLaunchPlan(ModuleOp module, raw_ostream &os) {
