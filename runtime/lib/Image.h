@@ -24,8 +24,11 @@ struct KernelImage {
 
 /// Takes `bytes` as a kernel image for `plan`: an ELF cubin, or PTX whose
 /// `.target` is the plan's and whose `.entry`s include every kernel of the
-/// plan (a cubin's kernels are looked up when it is loaded). `source` names
-/// the image in messages.
+/// plan, a GEMM's kernel of wide tiles too, each with the parameters its
+/// plan arguments are launched as (an i32 for a row count, a 64-bit address
+/// for any other), as many and of the same sizes. A cubin is not read: its
+/// kernels are looked up when it is loaded, and their parameters are not
+/// checked. `source` names the image in messages.
 Status readKernelImage(std::string bytes, const std::string &source,
                        const LaunchPlan &plan, KernelImage &image);
 
