@@ -470,7 +470,10 @@ def table(records, error="error", keys=("coda_error", "eager_error")):
     return "\n".join(lines) + "\n"
 
 
-def plot(records, path, title="Llama-3-1B block forward, H200, bf16"):
+def plot(records, path, what="forward"):
+    """Each time of `records` over the GEMM floor's, as bars per M, titled
+    with `what` was timed and the GPU."""
+    title = f"Llama-3-1B block {what}, {torch.cuda.get_device_name()}, bf16"
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -563,8 +566,7 @@ def run_training(ptx, compiled, rows_list, out, rounds):
     markdown = table(records, "max grad error", ("coda_grad_error", "eager_grad_error"))
     with open(os.path.join(out, "block_training.md"), "w") as f:
         f.write(markdown)
-    plot(records, os.path.join(out, "block_training.png"),
-         "Llama-3-1B block forward+backward, H200, bf16")
+    plot(records, os.path.join(out, "block_training.png"), "forward+backward")
     print(markdown)
     return records
 

@@ -5,8 +5,8 @@ forward's block.json likewise with --forward).
 
   python3 bench/block_summary.py LOG_DIR NAME... [--forward]
 
-Prints one markdown table: a row per pair and row count, with the number of
-processes, the median CODA and GEMM-floor times, and the least, median and
+Prints one markdown table: a row per pair and row count, with the GPU the
+records name (block.py writes torch's device name), the number of processes, the median CODA and GEMM-floor times, and the least, median and
 greatest CODA / floor ratio over the processes (each ratio measured within
 one process). A single process's ratio moves by 1-2% from process to
 process (bench/NOTES.md §46), so a target is met when the median is. Exits
@@ -21,7 +21,8 @@ import sys
 
 
 def read_records(directory, file_name):
-    """The records of every run under `directory`, run order."""
+    """The records of every run under `directory`, run order, each with the
+    device of its file ("?" where the file names none)."""
     paths = sorted(glob.glob(os.path.join(directory, "run*", file_name)),
                    key=lambda p: int(os.path.basename(os.path.dirname(p))[3:]))
     single = os.path.join(directory, file_name)
@@ -30,7 +31,9 @@ def read_records(directory, file_name):
     records = []
     for path in paths:
         with open(path) as f:
-            records.extend(json.load(f)["records"])
+            run = json.load(f)
+        for record in run["records"]:
+            records.append(dict(record, device=run.get("device", "?")))
     return records
 
 
@@ -45,9 +48,9 @@ def main():
     file_name = "block.json" if options.forward else "block_training.json"
 
     failed = False
-    print("| pair | M | processes | CODA ms (median) | floor ms (median) "
+    print("| pair | M | device | processes | CODA ms (median) | floor ms (median) "
           "| CODA / floor min | median | max |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     for name in options.names:
         records = read_records(os.path.join(options.logs, name), file_name)
         if not records:
@@ -64,7 +67,9 @@ def main():
             by_rows.setdefault(record["M"], []).append(record)
         for rows, group in by_rows.items():
             ratios = [r["coda_vs_floor"] for r in group]
-            print(f"| {name} | {rows} | {len(group)} "
+            # Processes on different cards are not one spread: name them all.
+            devices = ", ".join(sorted({r["device"] for r in group}))
+            print(f"| {name} | {rows} | {devices} | {len(group)} "
                   f"| {statistics.median(r['coda_ms'] for r in group):.3f} "
                   f"| {statistics.median(r['gemm_floor_ms'] for r in group):.3f} "
                   f"| {min(ratios):.3f} | {statistics.median(ratios):.3f} "
