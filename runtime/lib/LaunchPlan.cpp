@@ -609,11 +609,18 @@ Status PlanReader::readFunction(const Value &value, const std::string &path,
     function.staticRows = largest;
 
   // The row count static shapes fix, and the op that fixes it.
-  if (value.get("fixed_rows")) {
+  if (const Value *fixed = value.get("fixed_rows")) {
     int64_t rows;
     if (Status status =
             getInteger(value, path, "fixed_rows", 1, INT32_MAX, rows))
       return status;
+    // A plan without -1 runs over its own rows: another fixed count would
+    // leave no M to run over.
+    if (function.staticRows && rows != *function.staticRows)
+      return error(*fixed, path + ".fixed_rows",
+                   std::to_string(rows) +
+                       " contradicts the rows of a plan without -1, " +
+                       std::to_string(*function.staticRows));
     function.fixedRows = rows;
   }
   if (value.get("fixed_rows_by"))
