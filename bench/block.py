@@ -472,7 +472,7 @@ def table(records, error="error", keys=("coda_error", "eager_error")):
 
 def plot(records, path, what="forward"):
     """Each time of `records` over the GEMM floor's, as bars per M, titled
-    with `what` was timed and the GPU."""
+    with what was timed (`what`) and the GPU."""
     title = f"Llama-3-1B block {what}, {torch.cuda.get_device_name()}, bf16"
     try:
         import matplotlib

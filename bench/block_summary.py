@@ -6,7 +6,8 @@ forward's block.json likewise with --forward).
   python3 bench/block_summary.py LOG_DIR NAME... [--forward]
 
 Prints one markdown table: a row per pair and row count, with the GPU the
-records name (block.py writes torch's device name), the number of processes, the median CODA and GEMM-floor times, and the least, median and
+records name (block.py writes torch's device name), the number of
+processes, the median CODA and GEMM-floor times, and the least, median and
 greatest CODA / floor ratio over the processes (each ratio measured within
 one process). A single process's ratio moves by 1-2% from process to
 process (bench/NOTES.md §46), so a target is met when the median is. Exits

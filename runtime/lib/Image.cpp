@@ -209,7 +209,11 @@ static Status checkKernel(const PTXSummary &ptx, const std::string &source,
                       sameCompilation);
   for (size_t i = 0; i < params.size(); ++i) {
     const KernelArgument &argument = kernel.arguments[i];
-    uint64_t size = std::holds_alternative<RowsArgument>(argument) ? 4 : 8;
+    // launchKernel passes a row count as an int32_t, any other argument as
+    // a CUdeviceptr.
+    uint64_t size = std::holds_alternative<RowsArgument>(argument)
+                        ? sizeof(int32_t)
+                        : sizeof(CUdeviceptr);
     if (params[i] == size)
       continue;
     std::string index = std::to_string(i);

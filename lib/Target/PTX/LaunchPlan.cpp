@@ -98,6 +98,18 @@ static llvm::json::Array getShape(Value value) {
   return shape;
 }
 
+/// Whether `value` is a `[rows, columns]` tensor.
+static bool isMatrix(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return type && type.getRank() == 2;
+}
+
+/// Whether `result` is a matrix result tiled over the kernel's rows: not a
+/// per-block sum over rows, which has fewer rows than the tiles it sums.
+static bool isTileResult(Value result) {
+  return isMatrix(result) && !getPartialSumRowsOf(result);
+}
+
 /// The values of kernel op `op` whose verifier ties their rows to one count:
 /// a GEMM's `a` operands and its matrix results but for per-block sums over
 /// rows (none for a weight gradient, which reduces over the rows of its
@@ -106,18 +118,13 @@ static llvm::json::Array getShape(Value value) {
 /// over rows (sums over rows, norm gradients' partials, cross entropy) have
 /// none.
 static SmallVector<Value> getRowTiedValues(Operation &op) {
-  auto isMatrix = [](Value value) {
-    auto type = dyn_cast<RankedTensorType>(value.getType());
-    return type && type.getRank() == 2;
-  };
   SmallVector<Value> tied;
   if (auto gemm = dyn_cast<GemmOp>(op)) {
     if (gemm.getALayout() != "mk")
       return tied;
     llvm::append_range(tied, llvm::make_filter_range(gemm.getA(), isMatrix));
-    for (Value result : gemm.getResults())
-      if (isMatrix(result) && !getPartialSumRowsOf(result))
-        tied.push_back(result);
+    llvm::append_range(
+        tied, llvm::make_filter_range(gemm.getResults(), isTileResult));
     return tied;
   }
   if (!isElementwiseKernelOp(&op) &&
@@ -287,16 +294,10 @@ static llvm::json::Object planFunction(func::FuncOp func) {
     // first operand's), and the rows its `rows` argument
     // passes (its first matrix operand's: those a weight gradient or a
     // norm gradient's partials reduce over); -1 for M.
-    auto isMatrix = [](Value value) {
-      return cast<RankedTensorType>(value.getType()).getRank() == 2;
-    };
     auto matrixOperands = llvm::make_filter_range(op.getOperands(), isMatrix);
     int64_t operandRows = getPlanRows(
         matrixOperands.empty() ? op.getOperand(0) : *matrixOperands.begin());
-    // Per-block sums over rows have fewer rows than the tiles they sum.
-    auto tiles = llvm::make_filter_range(op.getResults(), [&](Value result) {
-      return isMatrix(result) && !getPartialSumRowsOf(result);
-    });
+    auto tiles = llvm::make_filter_range(op.getResults(), isTileResult);
     int64_t rowCount = tiles.empty() ? getPlanRows(op.getOperand(0))
                                      : getPlanRows(*tiles.begin());
     llvm::json::Object entry =
